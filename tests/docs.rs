@@ -562,6 +562,7 @@ fn the_readme_name_check_notices_hidden_private_and_missing_items() {
     }
     assert!(find("runtime::__private::Raw").unwrap_err().contains("#[doc(hidden)]"));
     assert!(find("validate::KeyedCheck").unwrap_err().contains("#[doc(hidden)]"));
-    assert!(find("read::from_slice").unwrap_err().contains("private"));
+    assert!(find("read::from_slice").unwrap_err().contains("#[doc(hidden)]"));
+    assert!(find("engine::wire::line").unwrap_err().contains("private"));
     assert!(find("runtime::NoSuchThing").unwrap_err().contains("no item"));
 }

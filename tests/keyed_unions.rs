@@ -27,6 +27,8 @@ fn all_sources_agree<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Deb
     let from_ref = T::deserialize(&value).map_err(|e| format!("&Value: {e}"))?;
     let guessed_slice: T = mcp_spec_types::from_slice(line.as_bytes()).map_err(|e| format!("mcp_spec_types::from_slice: {e}"))?;
     let guessed_str: T = mcp_spec_types::from_str(line).map_err(|e| format!("mcp_spec_types::from_str: {e}"))?;
+    // A valid message is read by the crate's own reader, not left to serde_json.
+    let here: T = mcp_spec_types::__read_here(line).ok_or("the crate's reader left it to serde_json")?;
     for (how, other) in [
         ("from_slice", &from_slice),
         ("from_reader", &from_reader),
@@ -34,6 +36,7 @@ fn all_sources_agree<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Deb
         ("&Value", &from_ref),
         ("mcp_spec_types::from_slice", &guessed_slice),
         ("mcp_spec_types::from_str", &guessed_str),
+        ("the crate's reader alone", &here),
     ] {
         if *other != from_str {
             return Err(format!("{how} differs from from_str"));
@@ -238,7 +241,12 @@ fn guess_agrees<T: DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -
     if plain != guessed || plain != sliced {
         return Err(format!("{json}: serde_json {plain:?}, mcp_spec_types::from_str {guessed:?}, mcp_spec_types::from_slice {sliced:?}"));
     }
-    Ok(())
+    // What the crate's reader reads alone, serde_json reads too, as the same value.
+    match (mcp_spec_types::__read_here::<T>(json), &plain) {
+        (Some(here), Ok(v)) if here != *v => Err(format!("{json}: the crate's reader alone read {here:?}, serde_json {v:?}")),
+        (Some(here), Err(e)) => Err(format!("{json}: the crate's reader alone read {here:?}, serde_json refused it: {e}")),
+        _ => Ok(()),
+    }
 }
 
 /// Results from the recordings, keyed by the direction that sends them.

@@ -30,8 +30,12 @@ pub mod shortcuts;
 pub mod tools;
 pub mod validate;
 pub mod write;
-mod read;
+// Public only for the generated code (`read::fast`, like `runtime::__private`): not a stable API.
+#[doc(hidden)]
+pub mod read;
 pub use rpc::{read_message, read_message_checked};
 pub use read::{from_slice, from_str};
+#[doc(hidden)]
+pub use read::read_here as __read_here;
 pub use write::{serialize_to_string, serialize_to_vec, serialize_to_vec_into, serialize_to_writer, to_string, to_vec, to_vec_into, to_writer, WriteJson};
 

@@ -35,6 +35,7 @@
 //! # }
 //! ```
 
+use crate::read::fast::{FastRead, Slots};
 use std::fmt;
 
 use serde::de::DeserializeOwned;
@@ -71,11 +72,13 @@ pub trait Envelope: DeserializeOwned {
 
 impl<Id, Req, Notif, Res, Err> Envelope for Message<Id, Req, Notif, Res, Err>
 where
-    Id: DeserializeOwned,
+    Id: DeserializeOwned + FastRead,
     Req: Tagged + DeserializeOwned,
+    Req::Builder: Slots,
     Notif: Tagged + DeserializeOwned,
-    Res: DeserializeOwned,
-    Err: DeserializeOwned,
+    Notif::Builder: Slots,
+    Res: DeserializeOwned + FastRead,
+    Err: DeserializeOwned + FastRead,
 {
     type Id = Id;
     // A union keeps methods it does not name in `Unknown`; `knows` is true for named ones only.

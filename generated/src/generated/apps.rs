@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 pub use crate::v2025_11_25::{
     CallToolRequest, CallToolResult, CancelledNotification, ContentBlock,
@@ -74,6 +75,13 @@ impl crate::write::WriteJson for McpUiTheme {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiTheme {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiTheme {
@@ -183,6 +191,13 @@ impl crate::write::WriteJson for McpUiDisplayMode {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiDisplayMode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiDisplayMode {
@@ -586,6 +601,13 @@ impl crate::write::WriteJson for McpUiStyleVariableKey {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiStyleVariableKey {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiStyleVariableKey {
@@ -1319,6 +1341,420 @@ impl __p::Builder for __McpUiStylesBuilder {
             shadow_lg: self.shadow_lg,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiStylesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "--color-background-primary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-secondary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-tertiary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-inverse",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-ghost",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-info",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-danger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-success",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-warning",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-background-disabled",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-primary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-secondary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-tertiary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-inverse",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-ghost",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-info",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-danger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-success",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-warning",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-text-disabled",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-primary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-secondary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-tertiary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-inverse",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-ghost",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-info",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-danger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-success",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-warning",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-border-disabled",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-primary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-secondary",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-inverse",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-info",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-danger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-success",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--color-ring-warning",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-sans",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-mono",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-weight-normal",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-weight-medium",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-weight-semibold",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-weight-bold",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-xs-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-sm-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-md-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-lg-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-xs-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-sm-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-md-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-lg-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-xl-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-2xl-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-3xl-size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-xs-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-sm-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-md-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-text-lg-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-xs-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-sm-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-md-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-lg-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-xl-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-2xl-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--font-heading-3xl-line-height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-radius-xs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-radius-sm",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-radius-md",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-radius-lg",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-radius-xl",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-radius-full",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--border-width-regular",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--shadow-hairline",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--shadow-sm",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--shadow-md",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "--shadow-lg",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.color_background_primary),
+            1usize => __f::Slot::Value(&mut self.color_background_secondary),
+            2usize => __f::Slot::Value(&mut self.color_background_tertiary),
+            3usize => __f::Slot::Value(&mut self.color_background_inverse),
+            4usize => __f::Slot::Value(&mut self.color_background_ghost),
+            5usize => __f::Slot::Value(&mut self.color_background_info),
+            6usize => __f::Slot::Value(&mut self.color_background_danger),
+            7usize => __f::Slot::Value(&mut self.color_background_success),
+            8usize => __f::Slot::Value(&mut self.color_background_warning),
+            9usize => __f::Slot::Value(&mut self.color_background_disabled),
+            10usize => __f::Slot::Value(&mut self.color_text_primary),
+            11usize => __f::Slot::Value(&mut self.color_text_secondary),
+            12usize => __f::Slot::Value(&mut self.color_text_tertiary),
+            13usize => __f::Slot::Value(&mut self.color_text_inverse),
+            14usize => __f::Slot::Value(&mut self.color_text_ghost),
+            15usize => __f::Slot::Value(&mut self.color_text_info),
+            16usize => __f::Slot::Value(&mut self.color_text_danger),
+            17usize => __f::Slot::Value(&mut self.color_text_success),
+            18usize => __f::Slot::Value(&mut self.color_text_warning),
+            19usize => __f::Slot::Value(&mut self.color_text_disabled),
+            20usize => __f::Slot::Value(&mut self.color_border_primary),
+            21usize => __f::Slot::Value(&mut self.color_border_secondary),
+            22usize => __f::Slot::Value(&mut self.color_border_tertiary),
+            23usize => __f::Slot::Value(&mut self.color_border_inverse),
+            24usize => __f::Slot::Value(&mut self.color_border_ghost),
+            25usize => __f::Slot::Value(&mut self.color_border_info),
+            26usize => __f::Slot::Value(&mut self.color_border_danger),
+            27usize => __f::Slot::Value(&mut self.color_border_success),
+            28usize => __f::Slot::Value(&mut self.color_border_warning),
+            29usize => __f::Slot::Value(&mut self.color_border_disabled),
+            30usize => __f::Slot::Value(&mut self.color_ring_primary),
+            31usize => __f::Slot::Value(&mut self.color_ring_secondary),
+            32usize => __f::Slot::Value(&mut self.color_ring_inverse),
+            33usize => __f::Slot::Value(&mut self.color_ring_info),
+            34usize => __f::Slot::Value(&mut self.color_ring_danger),
+            35usize => __f::Slot::Value(&mut self.color_ring_success),
+            36usize => __f::Slot::Value(&mut self.color_ring_warning),
+            37usize => __f::Slot::Value(&mut self.font_sans),
+            38usize => __f::Slot::Value(&mut self.font_mono),
+            39usize => __f::Slot::Value(&mut self.font_weight_normal),
+            40usize => __f::Slot::Value(&mut self.font_weight_medium),
+            41usize => __f::Slot::Value(&mut self.font_weight_semibold),
+            42usize => __f::Slot::Value(&mut self.font_weight_bold),
+            43usize => __f::Slot::Value(&mut self.font_text_xs_size),
+            44usize => __f::Slot::Value(&mut self.font_text_sm_size),
+            45usize => __f::Slot::Value(&mut self.font_text_md_size),
+            46usize => __f::Slot::Value(&mut self.font_text_lg_size),
+            47usize => __f::Slot::Value(&mut self.font_heading_xs_size),
+            48usize => __f::Slot::Value(&mut self.font_heading_sm_size),
+            49usize => __f::Slot::Value(&mut self.font_heading_md_size),
+            50usize => __f::Slot::Value(&mut self.font_heading_lg_size),
+            51usize => __f::Slot::Value(&mut self.font_heading_xl_size),
+            52usize => __f::Slot::Value(&mut self.font_heading_2xl_size),
+            53usize => __f::Slot::Value(&mut self.font_heading_3xl_size),
+            54usize => __f::Slot::Value(&mut self.font_text_xs_line_height),
+            55usize => __f::Slot::Value(&mut self.font_text_sm_line_height),
+            56usize => __f::Slot::Value(&mut self.font_text_md_line_height),
+            57usize => __f::Slot::Value(&mut self.font_text_lg_line_height),
+            58usize => __f::Slot::Value(&mut self.font_heading_xs_line_height),
+            59usize => __f::Slot::Value(&mut self.font_heading_sm_line_height),
+            60usize => __f::Slot::Value(&mut self.font_heading_md_line_height),
+            61usize => __f::Slot::Value(&mut self.font_heading_lg_line_height),
+            62usize => __f::Slot::Value(&mut self.font_heading_xl_line_height),
+            63usize => __f::Slot::Value(&mut self.font_heading_2xl_line_height),
+            64usize => __f::Slot::Value(&mut self.font_heading_3xl_line_height),
+            65usize => __f::Slot::Value(&mut self.border_radius_xs),
+            66usize => __f::Slot::Value(&mut self.border_radius_sm),
+            67usize => __f::Slot::Value(&mut self.border_radius_md),
+            68usize => __f::Slot::Value(&mut self.border_radius_lg),
+            69usize => __f::Slot::Value(&mut self.border_radius_xl),
+            70usize => __f::Slot::Value(&mut self.border_radius_full),
+            71usize => __f::Slot::Value(&mut self.border_width_regular),
+            72usize => __f::Slot::Value(&mut self.shadow_hairline),
+            73usize => __f::Slot::Value(&mut self.shadow_sm),
+            74usize => __f::Slot::Value(&mut self.shadow_md),
+            75usize => __f::Slot::Value(&mut self.shadow_lg),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiStyles {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiStylesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiStyles {
@@ -3057,6 +3493,50 @@ impl __p::Builder for __McpUiOpenLinkRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiOpenLinkRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/open-link")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiOpenLinkRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiOpenLinkRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3196,6 +3676,45 @@ impl __p::Builder for __McpUiOpenLinkRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiOpenLinkRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiOpenLinkRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiOpenLinkRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3315,6 +3834,45 @@ impl __p::Builder for __McpUiOpenLinkResultBuilder {
             is_error: self.is_error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiOpenLinkResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiOpenLinkResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiOpenLinkResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiOpenLinkResult {
@@ -3455,6 +4013,50 @@ impl __p::Builder for __McpUiDownloadFileRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiDownloadFileRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/download-file")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiDownloadFileRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiDownloadFileRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequest {
@@ -3622,6 +4224,52 @@ impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiDownloadFileRequestParamsContentsItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::ResourceLink(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::ResourceLink(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceLink(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::ResourceLink(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiDownloadFileRequestParamsContentsItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -3801,6 +4449,45 @@ impl __p::Builder for __McpUiDownloadFileRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiDownloadFileRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "contents",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.contents),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiDownloadFileRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiDownloadFileRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3928,6 +4615,45 @@ impl __p::Builder for __McpUiDownloadFileResultBuilder {
             is_error: self.is_error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiDownloadFileResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiDownloadFileResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiDownloadFileResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiDownloadFileResult {
@@ -4060,6 +4786,50 @@ impl __p::Builder for __McpUiMessageRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiMessageRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/message")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiMessageRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiMessageRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiMessageRequest {
@@ -4200,6 +4970,50 @@ impl __p::Builder for __McpUiMessageRequestParamsBuilder {
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiMessageRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Literal(__p::Lit::Str("user")),
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiMessageRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiMessageRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiMessageRequestParams {
@@ -4345,6 +5159,45 @@ impl __p::Builder for __McpUiMessageResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiMessageResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiMessageResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiMessageResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4477,6 +5330,52 @@ impl __p::Builder for __McpUiSandboxProxyReadyNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiSandboxProxyReadyNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("ui/notifications/sandbox-proxy-ready"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiSandboxProxyReadyNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiSandboxProxyReadyNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiSandboxProxyReadyNotification {
@@ -4628,6 +5527,52 @@ impl __p::Builder for __McpUiSandboxResourceReadyNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiSandboxResourceReadyNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("ui/notifications/sandbox-resource-ready"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiSandboxResourceReadyNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiSandboxResourceReadyNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification {
@@ -4791,6 +5736,60 @@ impl __p::Builder for __McpUiSandboxResourceReadyNotificationParamsBuilder {
             permissions: self.permissions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiSandboxResourceReadyNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "html",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "sandbox",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "csp",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "permissions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.html),
+            1usize => __f::Slot::Value(&mut self.sandbox),
+            2usize => __f::Slot::Value(&mut self.csp),
+            3usize => __f::Slot::Value(&mut self.permissions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiSandboxResourceReadyNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiSandboxResourceReadyNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotificationParams {
@@ -4999,6 +5998,50 @@ impl __p::Builder for __McpUiSizeChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiSizeChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/notifications/size-changed")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiSizeChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiSizeChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5142,6 +6185,50 @@ impl __p::Builder for __McpUiSizeChangedNotificationParamsBuilder {
             height: self.height,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiSizeChangedNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "width",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "height",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.width),
+            1usize => __f::Slot::Value(&mut self.height),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiSizeChangedNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiSizeChangedNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotificationParams {
@@ -5297,6 +6384,50 @@ impl __p::Builder for __McpUiToolInputNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolInputNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/notifications/tool-input")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolInputNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolInputNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiToolInputNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5437,6 +6568,45 @@ impl __p::Builder for __McpUiToolInputNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolInputNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolInputNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolInputNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiToolInputNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5565,6 +6735,52 @@ impl __p::Builder for __McpUiToolInputPartialNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolInputPartialNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("ui/notifications/tool-input-partial"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolInputPartialNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolInputPartialNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotification {
@@ -5711,6 +6927,45 @@ impl __p::Builder for __McpUiToolInputPartialNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolInputPartialNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolInputPartialNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolInputPartialNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5841,6 +7096,50 @@ impl __p::Builder for __McpUiToolResultNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolResultNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/notifications/tool-result")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolResultNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolResultNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiToolResultNotification {
@@ -5997,6 +7296,52 @@ impl __p::Builder for __McpUiToolCancelledNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolCancelledNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("ui/notifications/tool-cancelled"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolCancelledNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolCancelledNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6141,6 +7486,45 @@ impl __p::Builder for __McpUiToolCancelledNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolCancelledNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "reason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolCancelledNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolCancelledNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6259,6 +7643,45 @@ impl __p::Builder for __McpUiHostCssBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostCssBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "fonts",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.fonts),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostCss {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostCssBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostCss {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6375,6 +7798,50 @@ impl __p::Builder for __McpUiHostStylesBuilder {
             css: self.css,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostStylesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "variables",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "css",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.variables),
+            1usize => __f::Slot::Value(&mut self.css),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostStyles {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostStylesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostStyles {
@@ -6582,6 +8049,100 @@ impl __p::Builder for __McpUiHostContextBuilder {
             safe_area_insets: self.safe_area_insets,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostContextBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "toolInfo",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "theme",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "styles",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "displayMode",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "availableDisplayModes",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "containerDimensions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "locale",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "timeZone",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "userAgent",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "platform",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "deviceCapabilities",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "safeAreaInsets",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.tool_info),
+            1usize => __f::Slot::Value(&mut self.theme),
+            2usize => __f::Slot::Value(&mut self.styles),
+            3usize => __f::Slot::Value(&mut self.display_mode),
+            4usize => __f::Slot::Value(&mut self.available_display_modes),
+            5usize => __f::Slot::Value(&mut self.container_dimensions),
+            6usize => __f::Slot::Value(&mut self.locale),
+            7usize => __f::Slot::Value(&mut self.time_zone),
+            8usize => __f::Slot::Value(&mut self.user_agent),
+            9usize => __f::Slot::Value(&mut self.platform),
+            10usize => __f::Slot::Value(&mut self.device_capabilities),
+            11usize => __f::Slot::Value(&mut self.safe_area_insets),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostContextBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostContext {
@@ -6949,6 +8510,50 @@ impl __p::Builder for __McpUiHostContextToolInfoBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostContextToolInfoBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tool",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.tool),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContextToolInfo {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostContextToolInfoBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostContextToolInfo {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7107,6 +8712,60 @@ impl __p::Builder for __McpUiHostContextContainerDimensionsBuilder {
             max_width: self.max_width,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostContextContainerDimensionsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "height",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxHeight",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "width",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxWidth",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.height),
+            1usize => __f::Slot::Value(&mut self.max_height),
+            2usize => __f::Slot::Value(&mut self.width),
+            3usize => __f::Slot::Value(&mut self.max_width),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContextContainerDimensions {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostContextContainerDimensionsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostContextContainerDimensions {
@@ -7308,6 +8967,13 @@ impl crate::write::WriteJson for McpUiHostContextPlatform {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContextPlatform {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostContextPlatform {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7408,6 +9074,50 @@ impl __p::Builder for __McpUiHostContextDeviceCapabilitiesBuilder {
             hover: self.hover,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostContextDeviceCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "touch",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "hover",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.touch),
+            1usize => __f::Slot::Value(&mut self.hover),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContextDeviceCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostContextDeviceCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostContextDeviceCapabilities {
@@ -7564,6 +9274,60 @@ impl __p::Builder for __McpUiHostContextSafeAreaInsetsBuilder {
             left: __p::need(self.left, "left")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostContextSafeAreaInsetsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "top",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "right",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "bottom",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "left",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.top),
+            1usize => __f::Slot::Value(&mut self.right),
+            2usize => __f::Slot::Value(&mut self.bottom),
+            3usize => __f::Slot::Value(&mut self.left),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContextSafeAreaInsets {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostContextSafeAreaInsetsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostContextSafeAreaInsets {
@@ -7748,6 +9512,52 @@ impl __p::Builder for __McpUiHostContextChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostContextChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("ui/notifications/host-context-changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostContextChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostContextChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostContextChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7906,6 +9716,50 @@ impl __p::Builder for __McpUiUpdateModelContextRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiUpdateModelContextRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/update-model-context")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiUpdateModelContextRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiUpdateModelContextRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8053,6 +9907,50 @@ impl __p::Builder for __McpUiUpdateModelContextRequestParamsBuilder {
             structured_content: self.structured_content,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiUpdateModelContextRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.content),
+            1usize => __f::Slot::Value(&mut self.structured_content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiUpdateModelContextRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiUpdateModelContextRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequestParams {
@@ -8216,6 +10114,50 @@ impl __p::Builder for __McpUiResourceTeardownRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiResourceTeardownRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/resource-teardown")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiResourceTeardownRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiResourceTeardownRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiResourceTeardownRequest {
@@ -8382,6 +10324,70 @@ impl __p::Builder for __McpUiSupportedContentBlockModalitiesBuilder {
             structured_content: self.structured_content,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiSupportedContentBlockModalitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "image",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "audio",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resource",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourceLink",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.text),
+            1usize => __f::Slot::Value(&mut self.image),
+            2usize => __f::Slot::Value(&mut self.audio),
+            3usize => __f::Slot::Value(&mut self.resource),
+            4usize => __f::Slot::Value(&mut self.resource_link),
+            5usize => __f::Slot::Value(&mut self.structured_content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiSupportedContentBlockModalities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiSupportedContentBlockModalitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiSupportedContentBlockModalities {
@@ -8629,6 +10635,52 @@ impl __p::Builder for __McpUiRequestTeardownNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiRequestTeardownNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("ui/notifications/request-teardown"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiRequestTeardownNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiRequestTeardownNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiRequestTeardownNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8818,6 +10870,90 @@ impl __p::Builder for __McpUiHostCapabilitiesBuilder {
             sampling: self.sampling,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "openLinks",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "downloadFile",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "serverTools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "serverResources",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "logging",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sandbox",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "updateModelContext",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.open_links),
+            2usize => __f::Slot::Value(&mut self.download_file),
+            3usize => __f::Slot::Value(&mut self.server_tools),
+            4usize => __f::Slot::Value(&mut self.server_resources),
+            5usize => __f::Slot::Value(&mut self.logging),
+            6usize => __f::Slot::Value(&mut self.sandbox),
+            7usize => __f::Slot::Value(&mut self.update_model_context),
+            8usize => __f::Slot::Value(&mut self.message),
+            9usize => __f::Slot::Value(&mut self.sampling),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostCapabilities {
@@ -9164,6 +11300,45 @@ impl __p::Builder for __McpUiHostCapabilitiesServerToolsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostCapabilitiesServerToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostCapabilitiesServerTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostCapabilitiesServerToolsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9282,6 +11457,45 @@ impl __p::Builder for __McpUiHostCapabilitiesServerResourcesBuilder {
             list_changed: self.list_changed,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostCapabilitiesServerResourcesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostCapabilitiesServerResources {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostCapabilitiesServerResourcesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerResources {
@@ -9409,6 +11623,50 @@ impl __p::Builder for __McpUiHostCapabilitiesSandboxBuilder {
             csp: self.csp,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostCapabilitiesSandboxBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "permissions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "csp",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.permissions),
+            1usize => __f::Slot::Value(&mut self.csp),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostCapabilitiesSandbox {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostCapabilitiesSandboxBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSandbox {
@@ -9555,6 +11813,45 @@ impl __p::Builder for __McpUiHostCapabilitiesSamplingBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiHostCapabilitiesSamplingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiHostCapabilitiesSampling {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiHostCapabilitiesSamplingBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9692,6 +11989,55 @@ impl __p::Builder for __McpUiAppCapabilitiesBuilder {
             available_display_modes: self.available_display_modes,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiAppCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "availableDisplayModes",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.tools),
+            2usize => __f::Slot::Value(&mut self.available_display_modes),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiAppCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiAppCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiAppCapabilities {
@@ -9864,6 +12210,45 @@ impl __p::Builder for __McpUiAppCapabilitiesToolsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiAppCapabilitiesToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiAppCapabilitiesTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiAppCapabilitiesToolsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiAppCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9994,6 +12379,50 @@ impl __p::Builder for __McpUiInitializeRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiInitializeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/initialize")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiInitializeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiInitializeRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiInitializeRequest {
@@ -10146,6 +12575,55 @@ impl __p::Builder for __McpUiInitializeRequestParamsBuilder {
             protocol_version: __p::need(self.protocol_version, "protocolVersion")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiInitializeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "appInfo",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "appCapabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.app_info),
+            1usize => __f::Slot::Value(&mut self.app_capabilities),
+            2usize => __f::Slot::Value(&mut self.protocol_version),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiInitializeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiInitializeRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiInitializeRequestParams {
@@ -10326,6 +12804,60 @@ impl __p::Builder for __McpUiInitializeResultBuilder {
             host_context: __p::need(self.host_context, "hostContext")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiInitializeResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "hostInfo",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "hostCapabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "hostContext",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.protocol_version),
+            1usize => __f::Slot::Value(&mut self.host_info),
+            2usize => __f::Slot::Value(&mut self.host_capabilities),
+            3usize => __f::Slot::Value(&mut self.host_context),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiInitializeResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiInitializeResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiInitializeResult {
@@ -10528,6 +13060,50 @@ impl __p::Builder for __McpUiInitializedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiInitializedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/notifications/initialized")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiInitializedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiInitializedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiInitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -10720,6 +13296,60 @@ impl __p::Builder for __McpUiResourceCspBuilder {
             base_uri_domains: self.base_uri_domains,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiResourceCspBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "connectDomains",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourceDomains",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "frameDomains",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "baseUriDomains",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.connect_domains),
+            1usize => __f::Slot::Value(&mut self.resource_domains),
+            2usize => __f::Slot::Value(&mut self.frame_domains),
+            3usize => __f::Slot::Value(&mut self.base_uri_domains),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiResourceCsp {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiResourceCspBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiResourceCsp {
@@ -10937,6 +13567,60 @@ impl __p::Builder for __McpUiResourcePermissionsBuilder {
             clipboard_write: self.clipboard_write,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiResourcePermissionsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "camera",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "microphone",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "geolocation",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "clipboardWrite",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.camera),
+            1usize => __f::Slot::Value(&mut self.microphone),
+            2usize => __f::Slot::Value(&mut self.geolocation),
+            3usize => __f::Slot::Value(&mut self.clipboard_write),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiResourcePermissions {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiResourcePermissionsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiResourcePermissions {
@@ -11165,6 +13849,60 @@ impl __p::Builder for __McpUiResourceMetaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiResourceMetaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "csp",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "permissions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "domain",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prefersBorder",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.csp),
+            1usize => __f::Slot::Value(&mut self.permissions),
+            2usize => __f::Slot::Value(&mut self.domain),
+            3usize => __f::Slot::Value(&mut self.prefers_border),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiResourceMeta {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiResourceMetaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiResourceMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11364,6 +14102,50 @@ impl __p::Builder for __McpUiRequestDisplayModeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiRequestDisplayModeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ui/request-display-mode")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiRequestDisplayModeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiRequestDisplayModeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11506,6 +14288,45 @@ impl __p::Builder for __McpUiRequestDisplayModeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __McpUiRequestDisplayModeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiRequestDisplayModeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiRequestDisplayModeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11627,6 +14448,45 @@ impl __p::Builder for __McpUiRequestDisplayModeResultBuilder {
             mode: __p::need(self.mode, "mode")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiRequestDisplayModeResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiRequestDisplayModeResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiRequestDisplayModeResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeResult {
@@ -11761,6 +14621,13 @@ impl crate::write::WriteJson for McpUiToolVisibility {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolVisibility {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiToolVisibility {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11871,6 +14738,50 @@ impl __p::Builder for __McpUiToolMetaBuilder {
             visibility: self.visibility,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiToolMetaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "resourceUri",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "visibility",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.resource_uri),
+            1usize => __f::Slot::Value(&mut self.visibility),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiToolMeta {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiToolMetaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiToolMeta {
@@ -12084,6 +14995,45 @@ impl __p::Builder for __McpUiClientCapabilitiesBuilder {
             mime_types: self.mime_types,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __McpUiClientCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mimeTypes",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mime_types),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for McpUiClientCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__McpUiClientCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiClientCapabilities {
@@ -12318,6 +15268,96 @@ impl __p::Shape for ViewRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ViewRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::McpUiInitializeRequest(b) => __f::Slots::known(b),
+            Self::McpUiOpenLinkRequest(b) => __f::Slots::known(b),
+            Self::McpUiDownloadFileRequest(b) => __f::Slots::known(b),
+            Self::McpUiMessageRequest(b) => __f::Slots::known(b),
+            Self::McpUiUpdateModelContextRequest(b) => __f::Slots::known(b),
+            Self::McpUiRequestDisplayModeRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceRequest(b) => __f::Slots::known(b),
+            Self::ListResourcesRequest(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::known(b),
+            Self::ListPromptsRequest(b) => __f::Slots::known(b),
+            Self::CreateMessageRequest(b) => __f::Slots::known(b),
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::McpUiInitializeRequest(b) => __f::Slots::slot(b, i),
+            Self::McpUiOpenLinkRequest(b) => __f::Slots::slot(b, i),
+            Self::McpUiDownloadFileRequest(b) => __f::Slots::slot(b, i),
+            Self::McpUiMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::McpUiUpdateModelContextRequest(b) => __f::Slots::slot(b, i),
+            Self::McpUiRequestDisplayModeRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsRequest(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::McpUiInitializeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiOpenLinkRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiDownloadFileRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiUpdateModelContextRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiRequestDisplayModeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::McpUiInitializeRequest(b) => __f::Slots::extra(b),
+            Self::McpUiOpenLinkRequest(b) => __f::Slots::extra(b),
+            Self::McpUiDownloadFileRequest(b) => __f::Slots::extra(b),
+            Self::McpUiMessageRequest(b) => __f::Slots::extra(b),
+            Self::McpUiUpdateModelContextRequest(b) => __f::Slots::extra(b),
+            Self::McpUiRequestDisplayModeRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceRequest(b) => __f::Slots::extra(b),
+            Self::ListResourcesRequest(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::extra(b),
+            Self::ListPromptsRequest(b) => __f::Slots::extra(b),
+            Self::CreateMessageRequest(b) => __f::Slots::extra(b),
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ViewRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -12799,6 +15839,76 @@ impl __p::Shape for ViewNotification {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ViewNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::McpUiInitializedNotification(b) => __f::Slots::known(b),
+            Self::McpUiSizeChangedNotification(b) => __f::Slots::known(b),
+            Self::McpUiRequestTeardownNotification(b) => __f::Slots::known(b),
+            Self::McpUiSandboxProxyReadyNotification(b) => __f::Slots::known(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::known(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::known(b),
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::McpUiInitializedNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiSizeChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiRequestTeardownNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiSandboxProxyReadyNotification(b) => __f::Slots::slot(b, i),
+            Self::LoggingMessageNotification(b) => __f::Slots::slot(b, i),
+            Self::ToolListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::McpUiInitializedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiSizeChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiRequestTeardownNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiSandboxProxyReadyNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::LoggingMessageNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::McpUiInitializedNotification(b) => __f::Slots::extra(b),
+            Self::McpUiSizeChangedNotification(b) => __f::Slots::extra(b),
+            Self::McpUiRequestTeardownNotification(b) => __f::Slots::extra(b),
+            Self::McpUiSandboxProxyReadyNotification(b) => __f::Slots::extra(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::extra(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::extra(b),
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ViewNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ViewNotificationBuilder {
     McpUiInitializedNotification(__McpUiInitializedNotificationBuilder),
     McpUiSizeChangedNotification(__McpUiSizeChangedNotificationBuilder),
@@ -13151,6 +16261,28 @@ impl __p::Shape for ViewResult {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ViewResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
+        let scores = [
+            <McpUiResourceTeardownResult as __p::Shape>::score(&v),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(&v),
+            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(&v),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(&v),
+        ];
+        match __p::best(&scores) {
+            Some(0usize) => {
+                __f::from_value(v).map(ViewResult::McpUiResourceTeardownResult)
+            }
+            Some(1usize) => __f::from_value(v).map(ViewResult::CallToolResult),
+            Some(2usize) => __f::from_value(v).map(ViewResult::ListToolsResult),
+            Some(3usize) => __f::from_value(v).map(ViewResult::EmptyResult),
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ViewResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13316,6 +16448,60 @@ impl __p::Shape for HostRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __HostRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::McpUiResourceTeardownRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ListToolsRequest(b) => __f::Slots::known(b),
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::McpUiResourceTeardownRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ListToolsRequest(b) => __f::Slots::slot(b, i),
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::McpUiResourceTeardownRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::McpUiResourceTeardownRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ListToolsRequest(b) => __f::Slots::extra(b),
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for HostRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -13639,6 +16825,92 @@ impl __p::Shape for HostNotification {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __HostNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::McpUiToolInputNotification(b) => __f::Slots::known(b),
+            Self::McpUiToolInputPartialNotification(b) => __f::Slots::known(b),
+            Self::McpUiToolResultNotification(b) => __f::Slots::known(b),
+            Self::McpUiToolCancelledNotification(b) => __f::Slots::known(b),
+            Self::McpUiHostContextChangedNotification(b) => __f::Slots::known(b),
+            Self::McpUiSandboxResourceReadyNotification(b) => __f::Slots::known(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::known(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::known(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::known(b),
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::McpUiToolInputNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiToolInputPartialNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiToolResultNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiToolCancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiHostContextChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::McpUiSandboxResourceReadyNotification(b) => __f::Slots::slot(b, i),
+            Self::ToolListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::PromptListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::McpUiToolInputNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiToolInputPartialNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiToolResultNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiToolCancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiHostContextChangedNotification(b) => {
+                __f::Slots::unknown(b, key, r)
+            }
+            Self::McpUiSandboxResourceReadyNotification(b) => {
+                __f::Slots::unknown(b, key, r)
+            }
+            Self::ToolListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::PromptListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::McpUiToolInputNotification(b) => __f::Slots::extra(b),
+            Self::McpUiToolInputPartialNotification(b) => __f::Slots::extra(b),
+            Self::McpUiToolResultNotification(b) => __f::Slots::extra(b),
+            Self::McpUiToolCancelledNotification(b) => __f::Slots::extra(b),
+            Self::McpUiHostContextChangedNotification(b) => __f::Slots::extra(b),
+            Self::McpUiSandboxResourceReadyNotification(b) => __f::Slots::extra(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::extra(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::extra(b),
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for HostNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -14391,69 +17663,60 @@ impl __p::Keyed for HostResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__McpUiInitializeResultBuilder::default())
+                        .feed(__McpUiInitializeResultBuilder::default())
                         .map(HostResult::McpUiInitializeResult),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__McpUiRequestDisplayModeResultBuilder::default())
+                        .feed(__McpUiRequestDisplayModeResultBuilder::default())
                         .map(HostResult::McpUiRequestDisplayModeResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__McpUiOpenLinkResultBuilder::default())
+                        .feed(__McpUiOpenLinkResultBuilder::default())
                         .map(HostResult::McpUiOpenLinkResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__CallToolResultBuilder::default())
+                        .feed(crate::v2025_11_25::__CallToolResultBuilder::default())
                         .map(HostResult::CallToolResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__ReadResourceResultBuilder::default())
+                        .feed(crate::v2025_11_25::__ReadResourceResultBuilder::default())
                         .map(HostResult::ReadResourceResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__ListResourcesResultBuilder::default())
+                        .feed(
+                            crate::v2025_11_25::__ListResourcesResultBuilder::default(),
+                        )
                         .map(HostResult::ListResourcesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(
+                        .feed(
                             crate::v2025_11_25::__ListResourceTemplatesResultBuilder::default(),
                         )
                         .map(HostResult::ListResourceTemplatesResult),
@@ -14462,27 +17725,177 @@ impl __p::Keyed for HostResult {
             7usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__ListPromptsResultBuilder::default())
+                        .feed(crate::v2025_11_25::__ListPromptsResultBuilder::default())
                         .map(HostResult::ListPromptsResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__CreateMessageResultBuilder::default())
+                        .feed(
+                            crate::v2025_11_25::__CreateMessageResultBuilder::default(),
+                        )
                         .map(HostResult::CreateMessageResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(crate::v2025_11_25::__ResultBuilder::default())
+                        .feed(crate::v2025_11_25::__ResultBuilder::default())
+                        .map(HostResult::EmptyResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __HostResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::McpUiInitializeResult(b) => __f::Slots::known(b),
+            Self::McpUiRequestDisplayModeResult(b) => __f::Slots::known(b),
+            Self::McpUiOpenLinkResult(b) => __f::Slots::known(b),
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::ListResourcesResult(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::known(b),
+            Self::ListPromptsResult(b) => __f::Slots::known(b),
+            Self::CreateMessageResult(b) => __f::Slots::known(b),
+            Self::EmptyResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::McpUiInitializeResult(b) => __f::Slots::slot(b, i),
+            Self::McpUiRequestDisplayModeResult(b) => __f::Slots::slot(b, i),
+            Self::McpUiOpenLinkResult(b) => __f::Slots::slot(b, i),
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsResult(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageResult(b) => __f::Slots::slot(b, i),
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::McpUiInitializeResult(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiRequestDisplayModeResult(b) => __f::Slots::unknown(b, key, r),
+            Self::McpUiOpenLinkResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageResult(b) => __f::Slots::unknown(b, key, r),
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::McpUiInitializeResult(b) => __f::Slots::extra(b),
+            Self::McpUiRequestDisplayModeResult(b) => __f::Slots::extra(b),
+            Self::McpUiOpenLinkResult(b) => __f::Slots::extra(b),
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::ListResourcesResult(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::extra(b),
+            Self::ListPromptsResult(b) => __f::Slots::extra(b),
+            Self::CreateMessageResult(b) => __f::Slots::extra(b),
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for HostResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for HostResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__McpUiInitializeResultBuilder>(r)
+                        .map(HostResult::McpUiInitializeResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__McpUiRequestDisplayModeResultBuilder>(r)
+                        .map(HostResult::McpUiRequestDisplayModeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__McpUiOpenLinkResultBuilder>(r)
+                        .map(HostResult::McpUiOpenLinkResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<crate::v2025_11_25::__CallToolResultBuilder>(r)
+                        .map(HostResult::CallToolResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__ReadResourceResultBuilder,
+                    >(r)
+                        .map(HostResult::ReadResourceResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__ListResourcesResultBuilder,
+                    >(r)
+                        .map(HostResult::ListResourcesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__ListResourceTemplatesResultBuilder,
+                    >(r)
+                        .map(HostResult::ListResourceTemplatesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<crate::v2025_11_25::__ListPromptsResultBuilder>(r)
+                        .map(HostResult::ListPromptsResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__CreateMessageResultBuilder,
+                    >(r)
+                        .map(HostResult::CreateMessageResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<crate::v2025_11_25::__ResultBuilder>(r)
                         .map(HostResult::EmptyResult),
                 )
             }
@@ -14494,7 +17907,7 @@ impl<'de> serde::Deserialize<'de> for HostResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, HostResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<HostResult>::default())
     }
 }
 impl __v::Validate for HostResult {

@@ -152,6 +152,7 @@ pub use crate::v2026_07_28::{
     __ServerNotificationBuilder, ServerResult, __ServerResultBuilder,
 };
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "the draft";

@@ -128,6 +128,7 @@ pub use crate::draft::{
 };
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "the draft with the resource-metadata proposal";
@@ -204,6 +205,56 @@ impl __p::Shape for InputRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::known(b),
+            Self::ListRootsRequest(b) => __f::Slots::known(b),
+            Self::ElicitRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::ListRootsRequest(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::extra(b),
+            Self::ListRootsRequest(b) => __f::Slots::extra(b),
+            Self::ElicitRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -497,29 +548,106 @@ impl __p::Keyed for InputResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(InputResponse::CreateMessageResult),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
                         .map(InputResponse::ListRootsResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .feed(__ElicitResultBuilder::default())
+                        .map(InputResponse::ElicitResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::known(b),
+            Self::ListRootsResult(b) => __f::Slots::known(b),
+            Self::ElicitResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::slot(b, i),
+            Self::ListRootsResult(b) => __f::Slots::slot(b, i),
+            Self::ElicitResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::extra(b),
+            Self::ListRootsResult(b) => __f::Slots::extra(b),
+            Self::ElicitResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for InputResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(InputResponse::CreateMessageResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(InputResponse::ListRootsResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
                         .map(InputResponse::ElicitResult),
                 )
             }
@@ -531,7 +659,7 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, InputResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<InputResponse>::default())
     }
 }
 impl __v::Validate for InputResponse {
@@ -691,6 +819,60 @@ impl __p::Builder for __InputRequiredResultBuilder {
             request_state: self.request_state,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputRequiredResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("input_required")),
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            2usize => __f::Slot::Value(&mut self.input_requests),
+            3usize => __f::Slot::Value(&mut self.request_state),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputRequiredResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InputRequiredResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InputRequiredResult {
@@ -899,6 +1081,55 @@ impl __p::Builder for __InputResponseRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InputResponseRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            2usize => __f::Slot::Value(&mut self.request_state),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputResponseRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InputResponseRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1095,6 +1326,60 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             request_state: self.request_state,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            2usize => __f::Slot::Value(&mut self.input_responses),
+            3usize => __f::Slot::Value(&mut self.request_state),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
@@ -1319,6 +1604,60 @@ impl __p::Builder for __ReadResourceRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/read")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1533,6 +1872,65 @@ impl __p::Builder for __ReadResourceResultBuilder {
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "contents",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.ttl_ms),
+            3usize => __f::Slot::Value(&mut self.cache_scope),
+            4usize => __f::Slot::Value(&mut self.contents),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResult {
@@ -1853,22 +2251,89 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultContentsItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -1880,7 +2345,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -2009,6 +2477,55 @@ impl __p::Builder for __ReadResourceResultResponseBuilder {
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultResponseBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
@@ -2185,6 +2702,48 @@ impl __p::Shape for ReadResourceResultResponseResult {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultResponseResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultResponseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -2410,6 +2969,90 @@ impl __p::Builder for __TextResourceContentsBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.title),
+            1usize => __f::Slot::Value(&mut self.icons),
+            2usize => __f::Slot::Value(&mut self.uri),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.mime_type),
+            5usize => __f::Slot::Value(&mut self.annotations),
+            6usize => __f::Slot::Value(&mut self.size),
+            7usize => __f::Slot::Value(&mut self.meta),
+            8usize => __f::Slot::Value(&mut self.name),
+            9usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextResourceContentsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextResourceContents {
@@ -2824,6 +3467,90 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __BlobResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "blob",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.title),
+            1usize => __f::Slot::Value(&mut self.icons),
+            2usize => __f::Slot::Value(&mut self.uri),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.mime_type),
+            5usize => __f::Slot::Value(&mut self.annotations),
+            6usize => __f::Slot::Value(&mut self.size),
+            7usize => __f::Slot::Value(&mut self.meta),
+            8usize => __f::Slot::Value(&mut self.name),
+            9usize => __f::Slot::Value(&mut self.blob),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BlobResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BlobResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3191,6 +3918,65 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            2usize => __f::Slot::Value(&mut self.request_state),
+            3usize => __f::Slot::Value(&mut self.name),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3432,6 +4218,60 @@ impl __p::Builder for __GetPromptRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3620,6 +4460,60 @@ impl __p::Builder for __GetPromptResultBuilder {
             messages: __p::need(self.messages, "messages")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.messages),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptResult {
@@ -3845,6 +4739,55 @@ impl __p::Builder for __GetPromptResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4022,6 +4965,48 @@ impl __p::Shape for GetPromptResultResponseResult {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __GetPromptResultResponseResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResultResponseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __GetPromptResultResponseResultBuilder {
     GetPromptResult(__GetPromptResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
@@ -4175,6 +5160,50 @@ impl __p::Builder for __PromptMessageBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptMessageBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4326,6 +5355,55 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource")),
+            },
+            __f::Known {
+                key: "resource",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.resource),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__EmbeddedResourceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResource {
@@ -4578,22 +5656,89 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResourceResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -4605,7 +5750,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -4768,6 +5913,65 @@ impl __p::Builder for __CallToolResultBuilder {
             is_error: self.is_error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.structured_content),
+            4usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResult {
@@ -5011,6 +6215,55 @@ impl __p::Builder for __CallToolResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5185,6 +6438,48 @@ impl __p::Shape for CallToolResultResponseResult {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultResponseResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResultResponseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -5363,6 +6658,65 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            2usize => __f::Slot::Value(&mut self.request_state),
+            3usize => __f::Slot::Value(&mut self.name),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
@@ -5606,6 +6960,60 @@ impl __p::Builder for __CallToolRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/call")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5844,6 +7252,90 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             tool_choice: self.tool_choice,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "modelPreferences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "systemPrompt",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "includeContext",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "temperature",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxTokens",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopSequences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "metadata",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "toolChoice",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.messages),
+            1usize => __f::Slot::Value(&mut self.model_preferences),
+            2usize => __f::Slot::Value(&mut self.system_prompt),
+            3usize => __f::Slot::Value(&mut self.include_context),
+            4usize => __f::Slot::Value(&mut self.temperature),
+            5usize => __f::Slot::Value(&mut self.max_tokens),
+            6usize => __f::Slot::Value(&mut self.stop_sequences),
+            7usize => __f::Slot::Value(&mut self.metadata),
+            8usize => __f::Slot::Value(&mut self.tools),
+            9usize => __f::Slot::Value(&mut self.tool_choice),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
@@ -6181,6 +7673,50 @@ impl __p::Builder for __CreateMessageRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("sampling/createMessage")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6354,6 +7890,65 @@ impl __p::Builder for __CreateMessageResultBuilder {
             stop_reason: self.stop_reason,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "model",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopReason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.model),
+            4usize => __f::Slot::Value(&mut self.stop_reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageResult {
@@ -6580,6 +8175,55 @@ impl __p::Builder for __SamplingMessageBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SamplingMessageBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6765,6 +8409,31 @@ impl __p::Shape for SamplingMessageContent {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'[') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlockArray(
+                        <Vec<
+                            SamplingMessageContentBlock,
+                        > as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'{') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlock(
+                        <SamplingMessageContentBlock as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6797,7 +8466,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                     SamplingMessageContent::SamplingMessageContentBlock(
                         <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }
@@ -6965,6 +8634,64 @@ impl __p::Shape for SamplingMessageContentBlock {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ToolUseContent(b) => __f::Slots::known(b),
+            Self::ToolResultContent(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ToolUseContent(b) => __f::Slots::slot(b, i),
+            Self::ToolResultContent(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolUseContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolResultContent(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ToolUseContent(b) => __f::Slots::extra(b),
+            Self::ToolResultContent(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -7231,6 +8958,64 @@ impl __p::Shape for ContentBlock {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ResourceLink(b) => __f::Slots::known(b),
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ResourceLink(b) => __f::Slots::slot(b, i),
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceLink(b) => __f::Slots::unknown(b, key, r),
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ResourceLink(b) => __f::Slots::extra(b),
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ContentBlockBuilder {
     TextContent(__TextContentBuilder),
     ImageContent(__ImageContentBuilder),
@@ -7476,6 +9261,70 @@ impl __p::Builder for __ToolResultContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolResultContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_result")),
+            },
+            __f::Known {
+                key: "toolUseId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.tool_use_id),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.structured_content),
+            4usize => __f::Slot::Value(&mut self.is_error),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolResultContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolResultContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolResultContent {
@@ -7785,6 +9634,88 @@ impl __p::Shape for ClientRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::known(b),
+            Self::CompleteRequest(b) => __f::Slots::known(b),
+            Self::GetPromptRequest(b) => __f::Slots::known(b),
+            Self::ListPromptsRequest(b) => __f::Slots::known(b),
+            Self::ListResourcesRequest(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceRequest(b) => __f::Slots::known(b),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ListToolsRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceMetadataRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::slot(b, i),
+            Self::CompleteRequest(b) => __f::Slots::slot(b, i),
+            Self::GetPromptRequest(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceRequest(b) => __f::Slots::slot(b, i),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ListToolsRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceMetadataRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceMetadataRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::extra(b),
+            Self::CompleteRequest(b) => __f::Slots::extra(b),
+            Self::GetPromptRequest(b) => __f::Slots::extra(b),
+            Self::ListPromptsRequest(b) => __f::Slots::extra(b),
+            Self::ListResourcesRequest(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceRequest(b) => __f::Slots::extra(b),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ListToolsRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceMetadataRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -8504,99 +10435,271 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__DiscoverResultBuilder::default())
+                        .feed(__DiscoverResultBuilder::default())
                         .map(ServerResult::DiscoverResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__SubscriptionsListenResultBuilder::default())
+                        .feed(__SubscriptionsListenResultBuilder::default())
                         .map(ServerResult::SubscriptionsListenResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             10usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
                         .map(ServerResult::ListToolsResult),
                 )
             }
             11usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InputRequiredResultBuilder::default())
+                        .feed(__InputRequiredResultBuilder::default())
                         .map(ServerResult::InputRequiredResult),
                 )
             }
             12usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceMetadataResultBuilder::default())
+                        .feed(__ReadResourceMetadataResultBuilder::default())
+                        .map(ServerResult::ReadResourceMetadataResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::DiscoverResult(b) => __f::Slots::known(b),
+            Self::CompleteResult(b) => __f::Slots::known(b),
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::ListPromptsResult(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::known(b),
+            Self::ListResourcesResult(b) => __f::Slots::known(b),
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::SubscriptionsListenResult(b) => __f::Slots::known(b),
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::ListToolsResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+            Self::ReadResourceMetadataResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::DiscoverResult(b) => __f::Slots::slot(b, i),
+            Self::CompleteResult(b) => __f::Slots::slot(b, i),
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::SubscriptionsListenResult(b) => __f::Slots::slot(b, i),
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::ListToolsResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceMetadataResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::DiscoverResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscriptionsListenResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceMetadataResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::DiscoverResult(b) => __f::Slots::extra(b),
+            Self::CompleteResult(b) => __f::Slots::extra(b),
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::ListPromptsResult(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::extra(b),
+            Self::ListResourcesResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::SubscriptionsListenResult(b) => __f::Slots::extra(b),
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::ListToolsResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceMetadataResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__DiscoverResultBuilder>(r)
+                        .map(ServerResult::DiscoverResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__SubscriptionsListenResultBuilder>(r)
+                        .map(ServerResult::SubscriptionsListenResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            10usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            11usize => {
+                Some(
+                    __f::read_struct::<__InputRequiredResultBuilder>(r)
+                        .map(ServerResult::InputRequiredResult),
+                )
+            }
+            12usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceMetadataResultBuilder>(r)
                         .map(ServerResult::ReadResourceMetadataResult),
                 )
             }
@@ -8608,7 +10711,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {
@@ -8869,6 +10972,60 @@ impl __p::Builder for __ReadResourceMetadataRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceMetadataRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/metadata")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceMetadataRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceMetadataRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceMetadataRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9044,6 +11201,50 @@ impl __p::Builder for __ReadResourceMetadataRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceMetadataRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceMetadataRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceMetadataRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceMetadataRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9211,6 +11412,55 @@ impl __p::Builder for __ReadResourceMetadataResultBuilder {
             metadata: __p::need(self.metadata, "metadata")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceMetadataResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "metadata",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.metadata),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceMetadataResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceMetadataResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceMetadataResult {
@@ -9408,6 +11658,55 @@ impl __p::Builder for __ReadResourceMetadataResultResponseBuilder {
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceMetadataResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceMetadataResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceMetadataResultResponseBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceMetadataResultResponse {

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 pub use crate::v2026_07_28::{
     CallToolResult, InputRequests, InputRequiredResult, InputResponses, Error,
@@ -74,6 +75,13 @@ impl crate::write::WriteJson for TaskStatus {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatus {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for TaskStatus {
@@ -220,6 +228,75 @@ impl __p::Builder for __TaskBuilder {
             poll_interval_ms: self.poll_interval_ms,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Value(&mut self.status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Task {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Task {
@@ -512,6 +589,75 @@ impl __p::Builder for __WorkingTaskBuilder {
             poll_interval_ms: self.poll_interval_ms,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __WorkingTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("working")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for WorkingTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__WorkingTaskBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for WorkingTask {
@@ -810,6 +956,80 @@ impl __p::Builder for __InputRequiredTaskBuilder {
             input_requests: __p::need(self.input_requests, "inputRequests")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputRequiredTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("input_required")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            7usize => __f::Slot::Value(&mut self.input_requests),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputRequiredTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InputRequiredTaskBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InputRequiredTask {
@@ -1139,6 +1359,80 @@ impl __p::Builder for __CompletedTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompletedTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("completed")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            7usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompletedTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompletedTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompletedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1447,6 +1741,80 @@ impl __p::Builder for __FailedTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __FailedTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("failed")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            7usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for FailedTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__FailedTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for FailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1750,6 +2118,75 @@ impl __p::Builder for __CancelledTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("cancelled")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2034,6 +2471,64 @@ impl __p::Shape for DetailedTask {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __DetailedTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::known(b),
+            Self::InputRequiredTask(b) => __f::Slots::known(b),
+            Self::CompletedTask(b) => __f::Slots::known(b),
+            Self::FailedTask(b) => __f::Slots::known(b),
+            Self::CancelledTask(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredTask(b) => __f::Slots::slot(b, i),
+            Self::CompletedTask(b) => __f::Slots::slot(b, i),
+            Self::FailedTask(b) => __f::Slots::slot(b, i),
+            Self::CancelledTask(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredTask(b) => __f::Slots::unknown(b, key, r),
+            Self::CompletedTask(b) => __f::Slots::unknown(b, key, r),
+            Self::FailedTask(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelledTask(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::extra(b),
+            Self::InputRequiredTask(b) => __f::Slots::extra(b),
+            Self::CompletedTask(b) => __f::Slots::extra(b),
+            Self::FailedTask(b) => __f::Slots::extra(b),
+            Self::CancelledTask(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DetailedTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __DetailedTaskBuilder {
     WorkingTask(__WorkingTaskBuilder),
     InputRequiredTask(__InputRequiredTaskBuilder),
@@ -2253,6 +2748,13 @@ impl crate::write::WriteJson for DetailedTaskStatus {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for DetailedTaskStatus {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for DetailedTaskStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2417,6 +2919,85 @@ impl __p::Builder for __CreateTaskResultBuilder {
             poll_interval_ms: self.poll_interval_ms,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("task")),
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            2usize => __f::Slot::Value(&mut self.task_id),
+            3usize => __f::Slot::Value(&mut self.status),
+            4usize => __f::Slot::Value(&mut self.status_message),
+            5usize => __f::Slot::Value(&mut self.created_at),
+            6usize => __f::Slot::Value(&mut self.last_updated_at),
+            7usize => __f::Slot::Value(&mut self.ttl_ms),
+            8usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateTaskResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateTaskResult {
@@ -2722,6 +3303,60 @@ impl __p::Builder for __GetTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2882,6 +3517,45 @@ impl __p::Builder for __GetTaskRequestParamsBuilder {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
@@ -3092,6 +3766,100 @@ impl __p::Builder for __GetTaskResultBuilder {
             error: self.error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            2usize => __f::Slot::Value(&mut self.task_id),
+            3usize => __f::Slot::Value(&mut self.status),
+            4usize => __f::Slot::Value(&mut self.status_message),
+            5usize => __f::Slot::Value(&mut self.created_at),
+            6usize => __f::Slot::Value(&mut self.last_updated_at),
+            7usize => __f::Slot::Value(&mut self.ttl_ms),
+            8usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            9usize => __f::Slot::Value(&mut self.input_requests),
+            10usize => __f::Slot::Value(&mut self.result),
+            11usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetTaskResult {
@@ -3472,6 +4240,60 @@ impl __p::Builder for __UpdateTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UpdateTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/update")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UpdateTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UpdateTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UpdateTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3645,6 +4467,50 @@ impl __p::Builder for __UpdateTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UpdateTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UpdateTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UpdateTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UpdateTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3795,6 +4661,50 @@ impl __p::Builder for __UpdateTaskResultBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UpdateTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UpdateTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UpdateTaskResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateTaskResult {
@@ -3972,6 +4882,60 @@ impl __p::Builder for __CancelTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/cancel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4137,6 +5101,45 @@ impl __p::Builder for __CancelTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4266,6 +5269,50 @@ impl __p::Builder for __CancelTaskResultBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelTaskResult {
@@ -4494,6 +5541,95 @@ impl __p::Builder for __TaskStatusNotificationParamsBuilder {
             error: self.error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl_ms),
+            7usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            8usize => __f::Slot::Value(&mut self.input_requests),
+            9usize => __f::Slot::Value(&mut self.result),
+            10usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
@@ -4867,6 +6003,55 @@ impl __p::Builder for __TaskStatusNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/tasks")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5032,6 +6217,45 @@ impl __p::Builder for __TaskSubscriptionNotificationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskSubscriptionNotificationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskIds",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_ids),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskSubscriptionNotifications {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskSubscriptionNotificationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskSubscriptionNotifications {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5149,6 +6373,45 @@ impl __p::Builder for __TaskSubscriptionAcknowledgedNotificationsBuilder {
             task_ids: self.task_ids,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TaskSubscriptionAcknowledgedNotificationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskIds",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_ids),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskSubscriptionAcknowledgedNotifications {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskSubscriptionAcknowledgedNotificationsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TaskSubscriptionAcknowledgedNotifications {
@@ -5303,6 +6566,52 @@ impl __p::Shape for CallToolOutcome {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolOutcomeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+            Self::CreateTaskResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+            Self::CreateTaskResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateTaskResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+            Self::CreateTaskResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolOutcome {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]

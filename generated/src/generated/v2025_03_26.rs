@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2025-03-26";
@@ -101,6 +102,30 @@ impl __p::Shape for JSONRPCMessage {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
+        let scores = [
+            <JSONRPCRequest as __p::Shape>::score(&v),
+            <JSONRPCNotification as __p::Shape>::score(&v),
+            <JSONRPCBatchRequest as __p::Shape>::score(&v),
+            <JSONRPCResponse as __p::Shape>::score(&v),
+            <JSONRPCError as __p::Shape>::score(&v),
+            <JSONRPCBatchResponse as __p::Shape>::score(&v),
+        ];
+        match __p::best(&scores) {
+            Some(0usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
+            Some(1usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
+            Some(2usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCBatchRequest),
+            Some(3usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
+            Some(4usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCError),
+            Some(5usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCBatchResponse),
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
@@ -314,22 +339,89 @@ impl __p::Keyed for JSONRPCBatchRequestItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .feed(__JSONRPCRequestBuilder::default())
                         .map(JSONRPCBatchRequestItem::JSONRPCRequest),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .feed(__JSONRPCNotificationBuilder::default())
+                        .map(JSONRPCBatchRequestItem::JSONRPCNotification),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCBatchRequestItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::known(b),
+            Self::JSONRPCNotification(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCNotification(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCNotification(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::extra(b),
+            Self::JSONRPCNotification(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCBatchRequestItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCBatchRequestItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCBatchRequestItem::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
                         .map(JSONRPCBatchRequestItem::JSONRPCNotification),
                 )
             }
@@ -341,7 +433,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCBatchRequestItem>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCBatchRequestItem>::default())
     }
 }
 impl __v::Validate for JSONRPCBatchRequestItem {
@@ -545,22 +637,89 @@ impl __p::Keyed for JSONRPCBatchResponseItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCResponseBuilder::default())
+                        .feed(__JSONRPCResponseBuilder::default())
                         .map(JSONRPCBatchResponseItem::JSONRPCResponse),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCErrorBuilder::default())
+                        .feed(__JSONRPCErrorBuilder::default())
+                        .map(JSONRPCBatchResponseItem::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCBatchResponseItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCResponse(b) => __f::Slots::known(b),
+            Self::JSONRPCError(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCResponse(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCError(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCResponse(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCError(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCResponse(b) => __f::Slots::extra(b),
+            Self::JSONRPCError(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCBatchResponseItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCBatchResponseItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResponseBuilder>(r)
+                        .map(JSONRPCBatchResponseItem::JSONRPCResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorBuilder>(r)
                         .map(JSONRPCBatchResponseItem::JSONRPCError),
                 )
             }
@@ -572,7 +731,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCBatchResponseItem>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCBatchResponseItem>::default())
     }
 }
 impl __v::Validate for JSONRPCBatchResponseItem {
@@ -705,6 +864,26 @@ impl __p::Shape for ProgressToken {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressToken {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(ProgressToken::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(ProgressToken::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ProgressToken {
@@ -856,6 +1035,50 @@ impl __p::Builder for __RequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Request {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -998,6 +1221,45 @@ impl __p::Builder for __RequestParamsMetaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsMetaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.progress_token),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParamsMeta {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsMetaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1109,6 +1371,45 @@ impl __p::Builder for __RequestParamsBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for RequestParams {
@@ -1228,6 +1529,50 @@ impl __p::Builder for __NotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Notification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Notification {
@@ -1372,6 +1717,45 @@ impl __p::Builder for __NotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1491,6 +1875,45 @@ impl __p::Builder for __ResultBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BaseResult {
@@ -1628,6 +2051,24 @@ impl __p::Shape for RequestId {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestId {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(RequestId::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(RequestId::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for RequestId {
@@ -1792,6 +2233,60 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
@@ -1987,6 +2482,55 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
@@ -2185,6 +2729,55 @@ impl __p::Builder for __JSONRPCResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2363,6 +2956,55 @@ impl __p::Builder for __JSONRPCErrorBuilder {
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCError {
@@ -2545,6 +3187,55 @@ impl __p::Builder for __JSONRPCErrorErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCErrorErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCErrorError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCErrorErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2712,6 +3403,50 @@ impl __p::Builder for __CancelledNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/cancelled")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2850,6 +3585,50 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             reason: self.reason,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "requestId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "reason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.request_id),
+            1usize => __f::Slot::Value(&mut self.reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
@@ -3007,6 +3786,50 @@ impl __p::Builder for __InitializeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("initialize")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3147,6 +3970,55 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
             client_info: __p::need(self.client_info, "clientInfo")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InitializeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "clientInfo",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.protocol_version),
+            1usize => __f::Slot::Value(&mut self.capabilities),
+            2usize => __f::Slot::Value(&mut self.client_info),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
@@ -3329,6 +4201,65 @@ impl __p::Builder for __InitializeResultBuilder {
             instructions: self.instructions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InitializeResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "serverInfo",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "instructions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.protocol_version),
+            2usize => __f::Slot::Value(&mut self.capabilities),
+            3usize => __f::Slot::Value(&mut self.server_info),
+            4usize => __f::Slot::Value(&mut self.instructions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InitializeResult {
@@ -3549,6 +4480,50 @@ impl __p::Builder for __InitializedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/initialized")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3692,6 +4667,55 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             sampling: self.sampling,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.roots),
+            2usize => __f::Slot::Value(&mut self.sampling),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilities {
@@ -3867,6 +4891,45 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesRootsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesRoots {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesRootsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4012,6 +5075,70 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             tools: self.tools,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "logging",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.logging),
+            2usize => __f::Slot::Value(&mut self.completions),
+            3usize => __f::Slot::Value(&mut self.prompts),
+            4usize => __f::Slot::Value(&mut self.resources),
+            5usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilities {
@@ -4247,6 +5374,45 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesPromptsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesPrompts {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesPromptsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4370,6 +5536,50 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             list_changed: self.list_changed,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesResourcesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "subscribe",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.subscribe),
+            1usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesResources {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesResourcesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
@@ -4515,6 +5725,45 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesToolsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4634,6 +5883,50 @@ impl __p::Builder for __ImplementationBuilder {
             version: __p::need(self.version, "version")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ImplementationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "version",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.version),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Implementation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImplementationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Implementation {
@@ -4778,6 +6071,50 @@ impl __p::Builder for __PingRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PingRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ping")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PingRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PingRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4914,6 +6251,50 @@ impl __p::Builder for __ProgressNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/progress")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProgressNotification {
@@ -5068,6 +6449,60 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             message: self.message,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "progress",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.progress_token),
+            1usize => __f::Slot::Value(&mut self.progress),
+            2usize => __f::Slot::Value(&mut self.total),
+            3usize => __f::Slot::Value(&mut self.message),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
@@ -5252,6 +6687,50 @@ impl __p::Builder for __PaginatedRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5393,6 +6872,45 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "cursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5517,6 +7035,50 @@ impl __p::Builder for __PaginatedResultBuilder {
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PaginatedResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PaginatedResult {
@@ -5670,6 +7232,50 @@ impl __p::Builder for __ListResourcesRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5816,6 +7422,55 @@ impl __p::Builder for __ListResourcesResultBuilder {
             resources: __p::need(self.resources, "resources")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.resources),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourcesResult {
@@ -5999,6 +7654,50 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/templates/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6147,6 +7846,55 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             resource_templates: __p::need(self.resource_templates, "resourceTemplates")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourceTemplates",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.resource_templates),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
@@ -6338,6 +8086,50 @@ impl __p::Builder for __ReadResourceRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/read")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6473,6 +8265,45 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6598,6 +8429,50 @@ impl __p::Builder for __ReadResourceResultBuilder {
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "contents",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.contents),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResult {
@@ -6844,22 +8719,89 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultContentsItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -6871,7 +8813,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -6982,6 +8927,52 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
@@ -7127,6 +9118,50 @@ impl __p::Builder for __SubscribeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscribeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/subscribe")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscribeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscribeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7259,6 +9294,45 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscribeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscribeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscribeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7389,6 +9463,50 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UnsubscribeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/unsubscribe")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsubscribeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsubscribeRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
@@ -7526,6 +9644,45 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UnsubscribeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsubscribeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsubscribeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7656,6 +9813,52 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/updated"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
@@ -7798,6 +10001,45 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
@@ -7953,6 +10195,70 @@ impl __p::Builder for __ResourceBuilder {
             size: self.size,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.mime_type),
+            4usize => __f::Slot::Value(&mut self.annotations),
+            5usize => __f::Slot::Value(&mut self.size),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Resource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Resource {
@@ -8210,6 +10516,65 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uriTemplate",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri_template),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.mime_type),
+            4usize => __f::Slot::Value(&mut self.annotations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplate {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8420,6 +10785,50 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8571,6 +10980,55 @@ impl __p::Builder for __TextResourceContentsBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextResourceContentsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextResourceContents {
@@ -8754,6 +11212,55 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __BlobResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "blob",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.blob),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BlobResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BlobResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8934,6 +11441,50 @@ impl __p::Builder for __ListPromptsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9080,6 +11631,55 @@ impl __p::Builder for __ListPromptsResultBuilder {
             prompts: __p::need(self.prompts, "prompts")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.prompts),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListPromptsResult {
@@ -9258,6 +11858,50 @@ impl __p::Builder for __GetPromptRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9391,6 +12035,50 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
@@ -9546,6 +12234,55 @@ impl __p::Builder for __GetPromptResultBuilder {
             messages: __p::need(self.messages, "messages")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.description),
+            2usize => __f::Slot::Value(&mut self.messages),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptResult {
@@ -9724,6 +12461,55 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.description),
+            2usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Prompt {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9894,6 +12680,55 @@ impl __p::Builder for __PromptArgumentBuilder {
             required: self.required,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.description),
+            2usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptArgumentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptArgument {
@@ -10068,6 +12903,13 @@ impl crate::write::WriteJson for Role {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Role {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -10165,6 +13007,50 @@ impl __p::Builder for __PromptMessageBuilder {
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptMessageBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptMessage {
@@ -10340,6 +13226,60 @@ impl __p::Shape for PromptMessageContent {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptMessageContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptMessageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -10545,6 +13485,55 @@ impl __p::Builder for __EmbeddedResourceBuilder {
             annotations: self.annotations,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource")),
+            },
+            __f::Known {
+                key: "resource",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.resource),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__EmbeddedResourceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResource {
@@ -10795,22 +13784,89 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResourceResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -10822,7 +13878,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -10933,6 +13989,52 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/prompts/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
@@ -11078,6 +14180,50 @@ impl __p::Builder for __ListToolsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListToolsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11219,6 +14365,55 @@ impl __p::Builder for __ListToolsResultBuilder {
             tools: __p::need(self.tools, "tools")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListToolsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListToolsResult {
@@ -11406,6 +14601,55 @@ impl __p::Builder for __CallToolResultBuilder {
             is_error: self.is_error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResult {
@@ -11621,6 +14865,60 @@ impl __p::Shape for CallToolResultContentItem {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __CallToolResultContentItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResultContentItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __CallToolResultContentItemBuilder {
     TextContent(__TextContentBuilder),
     ImageContent(__ImageContentBuilder),
@@ -11820,6 +15118,50 @@ impl __p::Builder for __CallToolRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/call")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11953,6 +15295,50 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
@@ -12108,6 +15494,52 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/tools/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
@@ -12291,6 +15723,65 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             open_world_hint: self.open_world_hint,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolAnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "readOnlyHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "destructiveHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "idempotentHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "openWorldHint",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.title),
+            1usize => __f::Slot::Value(&mut self.read_only_hint),
+            2usize => __f::Slot::Value(&mut self.destructive_hint),
+            3usize => __f::Slot::Value(&mut self.idempotent_hint),
+            4usize => __f::Slot::Value(&mut self.open_world_hint),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolAnnotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolAnnotationsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolAnnotations {
@@ -12513,6 +16004,60 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputSchema",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.description),
+            2usize => __f::Slot::Value(&mut self.input_schema),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Tool {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12707,6 +16252,55 @@ impl __p::Builder for __ToolInputSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolInputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.properties),
+            2usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolInputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolInputSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12869,6 +16463,50 @@ impl __p::Builder for __SetLevelRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SetLevelRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("logging/setLevel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SetLevelRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SetLevelRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12997,6 +16635,45 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
             level: __p::need(self.level, "level")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SetLevelRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.level),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SetLevelRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SetLevelRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
@@ -13128,6 +16805,50 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/message")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
@@ -13276,6 +16997,55 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "logger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.level),
+            1usize => __f::Slot::Value(&mut self.logger),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
@@ -13482,6 +17252,13 @@ impl crate::write::WriteJson for LoggingLevel {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for LoggingLevel {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13589,6 +17366,50 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("sampling/createMessage")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
@@ -13738,6 +17559,13 @@ impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13881,6 +17709,80 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             metadata: self.metadata,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "modelPreferences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "systemPrompt",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "includeContext",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "temperature",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxTokens",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopSequences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "metadata",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.messages),
+            1usize => __f::Slot::Value(&mut self.model_preferences),
+            2usize => __f::Slot::Value(&mut self.system_prompt),
+            3usize => __f::Slot::Value(&mut self.include_context),
+            4usize => __f::Slot::Value(&mut self.temperature),
+            5usize => __f::Slot::Value(&mut self.max_tokens),
+            6usize => __f::Slot::Value(&mut self.stop_sequences),
+            7usize => __f::Slot::Value(&mut self.metadata),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
@@ -14181,6 +18083,65 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "model",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopReason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.role),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.model),
+            4usize => __f::Slot::Value(&mut self.stop_reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14404,6 +18365,13 @@ impl crate::write::WriteJson for CreateMessageResultStopReason {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResultStopReason {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14494,6 +18462,50 @@ impl __p::Builder for __SamplingMessageBuilder {
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SamplingMessageBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessage {
@@ -14662,6 +18674,56 @@ impl __p::Shape for SamplingMessageContent {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -14850,6 +18912,50 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __AnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "audience",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "priority",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.audience),
+            1usize => __f::Slot::Value(&mut self.priority),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Annotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AnnotationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15000,6 +19106,55 @@ impl __p::Builder for __TextContentBuilder {
             annotations: self.annotations,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("text")),
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.text),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextContent {
@@ -15169,6 +19324,60 @@ impl __p::Builder for __ImageContentBuilder {
             annotations: self.annotations,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ImageContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("image")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ImageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImageContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImageContent {
@@ -15357,6 +19566,60 @@ impl __p::Builder for __AudioContentBuilder {
             annotations: self.annotations,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AudioContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("audio")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AudioContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AudioContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for AudioContent {
@@ -15587,6 +19850,60 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelPreferencesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "hints",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "costPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "speedPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "intelligencePriority",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.hints),
+            1usize => __f::Slot::Value(&mut self.cost_priority),
+            2usize => __f::Slot::Value(&mut self.speed_priority),
+            3usize => __f::Slot::Value(&mut self.intelligence_priority),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelPreferences {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelPreferencesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15785,6 +20102,45 @@ impl __p::Builder for __ModelHintBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelHintBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelHint {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelHintBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15908,6 +20264,50 @@ impl __p::Builder for __CompleteRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("completion/complete")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequest {
@@ -16067,6 +20467,52 @@ impl __p::Shape for CompleteRequestParamsRef {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsRefBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PromptReference(b) => __f::Slots::known(b),
+            Self::ResourceReference(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::slot(b, i),
+            Self::ResourceReference(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceReference(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::extra(b),
+            Self::ResourceReference(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsRef {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -16232,6 +20678,50 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "value",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.value),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16370,6 +20860,50 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             argument: __p::need(self.argument, "argument")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "ref",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "argument",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#ref),
+            1usize => __f::Slot::Value(&mut self.argument),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
@@ -16516,6 +21050,50 @@ impl __p::Builder for __CompleteResultBuilder {
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completion",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.completion),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteResult {
@@ -16673,6 +21251,55 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             has_more: self.has_more,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultCompletionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "values",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "hasMore",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.values),
+            1usize => __f::Slot::Value(&mut self.total),
+            2usize => __f::Slot::Value(&mut self.has_more),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResultCompletion {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultCompletionBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
@@ -16854,6 +21481,50 @@ impl __p::Builder for __ResourceReferenceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/resource")),
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceReferenceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16993,6 +21664,50 @@ impl __p::Builder for __PromptReferenceBuilder {
             name: __p::need(self.name, "name")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/prompt")),
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptReferenceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptReference {
@@ -17141,6 +21856,50 @@ impl __p::Builder for __ListRootsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("roots/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17276,6 +22035,50 @@ impl __p::Builder for __ListRootsResultBuilder {
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListRootsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.roots),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListRootsResult {
@@ -17431,6 +22234,50 @@ impl __p::Builder for __RootBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RootBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Root {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17584,6 +22431,52 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RootsListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/roots/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RootsListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootsListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
@@ -17825,6 +22718,96 @@ impl __p::Shape for ClientRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::InitializeRequest(b) => __f::Slots::known(b),
+            Self::CompleteRequest(b) => __f::Slots::known(b),
+            Self::SetLevelRequest(b) => __f::Slots::known(b),
+            Self::GetPromptRequest(b) => __f::Slots::known(b),
+            Self::ListPromptsRequest(b) => __f::Slots::known(b),
+            Self::ListResourcesRequest(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceRequest(b) => __f::Slots::known(b),
+            Self::SubscribeRequest(b) => __f::Slots::known(b),
+            Self::UnsubscribeRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ListToolsRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::InitializeRequest(b) => __f::Slots::slot(b, i),
+            Self::CompleteRequest(b) => __f::Slots::slot(b, i),
+            Self::SetLevelRequest(b) => __f::Slots::slot(b, i),
+            Self::GetPromptRequest(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceRequest(b) => __f::Slots::slot(b, i),
+            Self::SubscribeRequest(b) => __f::Slots::slot(b, i),
+            Self::UnsubscribeRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ListToolsRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SetLevelRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscribeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::UnsubscribeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::InitializeRequest(b) => __f::Slots::extra(b),
+            Self::CompleteRequest(b) => __f::Slots::extra(b),
+            Self::SetLevelRequest(b) => __f::Slots::extra(b),
+            Self::GetPromptRequest(b) => __f::Slots::extra(b),
+            Self::ListPromptsRequest(b) => __f::Slots::extra(b),
+            Self::ListResourcesRequest(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceRequest(b) => __f::Slots::extra(b),
+            Self::SubscribeRequest(b) => __f::Slots::extra(b),
+            Self::UnsubscribeRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ListToolsRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -18272,6 +23255,60 @@ impl __p::Shape for ClientNotification {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ClientNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::InitializedNotification(b) => __f::Slots::known(b),
+            Self::RootsListChangedNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::InitializedNotification(b) => __f::Slots::slot(b, i),
+            Self::RootsListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::RootsListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::InitializedNotification(b) => __f::Slots::extra(b),
+            Self::RootsListChangedNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ClientNotificationBuilder {
     CancelledNotification(__CancelledNotificationBuilder),
     ProgressNotification(__ProgressNotificationBuilder),
@@ -18609,29 +23646,101 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ClientResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ClientResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(ClientResult::CreateMessageResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::CreateMessageResult(b) => __f::Slots::known(b),
+            Self::ListRootsResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageResult(b) => __f::Slots::slot(b, i),
+            Self::ListRootsResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::CreateMessageResult(b) => __f::Slots::extra(b),
+            Self::ListRootsResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
                         .map(ClientResult::ListRootsResult),
                 )
             }
@@ -18643,7 +23752,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -18790,6 +23899,56 @@ impl __p::Shape for ServerRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::CreateMessageRequest(b) => __f::Slots::known(b),
+            Self::ListRootsRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::ListRootsRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::CreateMessageRequest(b) => __f::Slots::extra(b),
+            Self::ListRootsRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -19056,6 +24215,72 @@ impl __p::Shape for ServerNotification {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::known(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::known(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::known(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::known(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::LoggingMessageNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ToolListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::PromptListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::LoggingMessageNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::PromptListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::extra(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::extra(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::extra(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -19643,78 +24868,220 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .feed(__InitializeResultBuilder::default())
                         .map(ServerResult::InitializeResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::InitializeResult(b) => __f::Slots::known(b),
+            Self::CompleteResult(b) => __f::Slots::known(b),
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::ListPromptsResult(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::known(b),
+            Self::ListResourcesResult(b) => __f::Slots::known(b),
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::ListToolsResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::InitializeResult(b) => __f::Slots::slot(b, i),
+            Self::CompleteResult(b) => __f::Slots::slot(b, i),
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::ListToolsResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializeResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::InitializeResult(b) => __f::Slots::extra(b),
+            Self::CompleteResult(b) => __f::Slots::extra(b),
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::ListPromptsResult(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::extra(b),
+            Self::ListResourcesResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::ListToolsResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__InitializeResultBuilder>(r)
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
                         .map(ServerResult::ListToolsResult),
                 )
             }
@@ -19726,7 +25093,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2025-11-25";
@@ -152,28 +153,105 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .feed(__JSONRPCRequestBuilder::default())
                         .map(JSONRPCMessage::JSONRPCRequest),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .feed(__JSONRPCNotificationBuilder::default())
                         .map(JSONRPCMessage::JSONRPCNotification),
                 )
             }
             2usize => {
                 Some(
-                    <JSONRPCResponse as __p::Keyed>::read::<E>(o)
+                    <JSONRPCResponse as __p::Keyed>::read(o)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::known(b),
+            Self::JSONRPCNotification(b) => __f::Slots::known(b),
+            Self::JSONRPCResponse(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCNotification(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCResponse(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCResponse(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::extra(b),
+            Self::JSONRPCNotification(b) => __f::Slots::extra(b),
+            Self::JSONRPCResponse(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCMessage {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    <JSONRPCResponse as __f::FastRead>::read_fast(r)
                         .map(JSONRPCMessage::JSONRPCResponse),
                 )
             }
@@ -185,7 +263,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCMessage>::default())
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -365,6 +443,26 @@ impl __p::Shape for ProgressToken {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ProgressToken {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(ProgressToken::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(ProgressToken::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -525,6 +623,50 @@ impl __p::Builder for __TaskAugmentedRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskAugmentedRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskAugmentedRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskAugmentedRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -669,6 +811,45 @@ impl __p::Builder for __RequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -785,6 +966,45 @@ impl __p::Builder for __RequestParamsMetaBuilder {
             progress_token: self.progress_token,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsMetaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.progress_token),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParamsMeta {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsMetaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
@@ -905,6 +1125,50 @@ impl __p::Builder for __RequestBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Request {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Request {
@@ -1051,6 +1315,45 @@ impl __p::Builder for __NotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1173,6 +1476,50 @@ impl __p::Builder for __NotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Notification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Notification {
@@ -1317,6 +1664,45 @@ impl __p::Builder for __ResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1442,6 +1828,55 @@ impl __p::Builder for __ErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Error {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Error {
@@ -1609,6 +2044,24 @@ impl __p::Shape for RequestId {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for RequestId {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(RequestId::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(RequestId::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1771,6 +2224,60 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
@@ -1966,6 +2473,55 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
@@ -2166,6 +2722,55 @@ impl __p::Builder for __JSONRPCResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2339,6 +2944,55 @@ impl __p::Builder for __JSONRPCErrorResponseBuilder {
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCErrorResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCErrorResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
@@ -2632,22 +3286,89 @@ impl __p::Keyed for JSONRPCResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCResultResponseBuilder::default())
+                        .feed(__JSONRPCResultResponseBuilder::default())
                         .map(JSONRPCResponse::JSONRPCResultResponse),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCErrorResponseBuilder::default())
+                        .feed(__JSONRPCErrorResponseBuilder::default())
+                        .map(JSONRPCResponse::JSONRPCErrorResponse),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::known(b),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::extra(b),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+                        .map(JSONRPCResponse::JSONRPCResultResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
                         .map(JSONRPCResponse::JSONRPCErrorResponse),
                 )
             }
@@ -2659,7 +3380,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCResponse>::default())
     }
 }
 impl __v::Validate for JSONRPCResponse {
@@ -2804,6 +3525,55 @@ impl __p::Builder for __URLElicitationRequiredErrorBuilder {
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __URLElicitationRequiredErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for URLElicitationRequiredError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__URLElicitationRequiredErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for URLElicitationRequiredError {
@@ -2967,6 +3737,45 @@ impl __p::Builder for __URLElicitationRequiredErrorErrorDataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __URLElicitationRequiredErrorErrorDataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "elicitations",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.elicitations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for URLElicitationRequiredErrorErrorData {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__URLElicitationRequiredErrorErrorDataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3103,6 +3912,55 @@ impl __p::Builder for __URLElicitationRequiredErrorErrorBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __URLElicitationRequiredErrorErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32042i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for URLElicitationRequiredErrorError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__URLElicitationRequiredErrorErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorError {
@@ -3280,6 +4138,55 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             reason: self.reason,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestId",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "reason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.request_id),
+            2usize => __f::Slot::Value(&mut self.reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
@@ -3475,6 +4382,55 @@ impl __p::Builder for __CancelledNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/cancelled")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -3642,6 +4598,60 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
             client_info: __p::need(self.client_info, "clientInfo")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InitializeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "clientInfo",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.protocol_version),
+            2usize => __f::Slot::Value(&mut self.capabilities),
+            3usize => __f::Slot::Value(&mut self.client_info),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
@@ -3850,6 +4860,60 @@ impl __p::Builder for __InitializeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("initialize")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4036,6 +5100,65 @@ impl __p::Builder for __InitializeResultBuilder {
             instructions: self.instructions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InitializeResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "serverInfo",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "instructions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.protocol_version),
+            2usize => __f::Slot::Value(&mut self.capabilities),
+            3usize => __f::Slot::Value(&mut self.server_info),
+            4usize => __f::Slot::Value(&mut self.instructions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InitializeResult {
@@ -4266,6 +5389,55 @@ impl __p::Builder for __InitializedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/initialized")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4438,6 +5610,65 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             tasks: self.tasks,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "elicitation",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tasks",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.roots),
+            2usize => __f::Slot::Value(&mut self.sampling),
+            3usize => __f::Slot::Value(&mut self.elicitation),
+            4usize => __f::Slot::Value(&mut self.tasks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilities {
@@ -4661,6 +5892,45 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesRootsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesRoots {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesRootsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4783,6 +6053,50 @@ impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
             tools: self.tools,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesSamplingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "context",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.context),
+            1usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesSampling {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesSamplingBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
@@ -4931,6 +6245,50 @@ impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesElicitationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "form",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.form),
+            1usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesElicitation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesElicitationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5074,6 +6432,45 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsSamplingBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksRequestsSamplingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "createMessage",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.create_message),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasksRequestsSampling {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksRequestsSamplingBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5192,6 +6589,45 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsElicitationBuilder {
             create: self.create,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksRequestsElicitationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "create",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.create),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasksRequestsElicitation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksRequestsElicitationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
@@ -5319,6 +6755,50 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsBuilder {
             elicitation: self.elicitation,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksRequestsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "elicitation",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.sampling),
+            1usize => __f::Slot::Value(&mut self.elicitation),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasksRequests {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksRequestsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
@@ -5484,6 +6964,55 @@ impl __p::Builder for __ClientCapabilitiesTasksBuilder {
             requests: self.requests,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "list",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cancel",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requests",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list),
+            1usize => __f::Slot::Value(&mut self.cancel),
+            2usize => __f::Slot::Value(&mut self.requests),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasks {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
@@ -5683,6 +7212,75 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             tasks: self.tasks,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "logging",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tasks",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.logging),
+            2usize => __f::Slot::Value(&mut self.completions),
+            3usize => __f::Slot::Value(&mut self.prompts),
+            4usize => __f::Slot::Value(&mut self.resources),
+            5usize => __f::Slot::Value(&mut self.tools),
+            6usize => __f::Slot::Value(&mut self.tasks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilities {
@@ -5939,6 +7537,45 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesPromptsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesPrompts {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesPromptsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6062,6 +7699,50 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             list_changed: self.list_changed,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesResourcesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "subscribe",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.subscribe),
+            1usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesResources {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesResourcesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
@@ -6207,6 +7888,45 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesToolsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6323,6 +8043,45 @@ impl __p::Builder for __ServerCapabilitiesTasksRequestsToolsBuilder {
             call: self.call,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesTasksRequestsToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "call",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.call),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTasksRequestsTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesTasksRequestsToolsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
@@ -6443,6 +8202,45 @@ impl __p::Builder for __ServerCapabilitiesTasksRequestsBuilder {
             tools: self.tools,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesTasksRequestsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTasksRequests {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesTasksRequestsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
@@ -6580,6 +8378,55 @@ impl __p::Builder for __ServerCapabilitiesTasksBuilder {
             requests: self.requests,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesTasksBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "list",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cancel",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requests",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list),
+            1usize => __f::Slot::Value(&mut self.cancel),
+            2usize => __f::Slot::Value(&mut self.requests),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTasks {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesTasksBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
@@ -6775,6 +8622,60 @@ impl __p::Builder for __IconBuilder {
             theme: self.theme,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __IconBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "src",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sizes",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "theme",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.src),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.sizes),
+            3usize => __f::Slot::Value(&mut self.theme),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Icon {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__IconBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Icon {
@@ -6973,6 +8874,13 @@ impl crate::write::WriteJson for IconTheme {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for IconTheme {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for IconTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7074,6 +8982,45 @@ impl __p::Builder for __IconsBuilder {
             icons: self.icons,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __IconsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.icons),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Icons {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__IconsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Icons {
@@ -7199,6 +9146,50 @@ impl __p::Builder for __BaseMetadataBuilder {
             title: self.title,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BaseMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BaseMetadataBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BaseMetadata {
@@ -7385,6 +9376,70 @@ impl __p::Builder for __ImplementationBuilder {
             website_url: self.website_url,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ImplementationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "version",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "websiteUrl",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.version),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.website_url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Implementation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImplementationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Implementation {
@@ -7634,6 +9689,60 @@ impl __p::Builder for __PingRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PingRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ping")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PingRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PingRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7831,6 +9940,65 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
             message: self.message,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "progress",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.progress_token),
+            2usize => __f::Slot::Value(&mut self.progress),
+            3usize => __f::Slot::Value(&mut self.total),
+            4usize => __f::Slot::Value(&mut self.message),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
@@ -8057,6 +10225,55 @@ impl __p::Builder for __ProgressNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/progress")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8215,6 +10432,50 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             cursor: self.cursor,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
@@ -8379,6 +10640,60 @@ impl __p::Builder for __PaginatedRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PaginatedRequest {
@@ -8559,6 +10874,50 @@ impl __p::Builder for __PaginatedResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PaginatedResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8723,6 +11082,60 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
@@ -8912,6 +11325,55 @@ impl __p::Builder for __ListResourcesResultBuilder {
             resources: __p::need(self.resources, "resources")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.resources),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourcesResult {
@@ -9110,6 +11572,60 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/templates/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9301,6 +11817,55 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourceTemplates",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.resource_templates),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9489,6 +12054,50 @@ impl __p::Builder for __ResourceRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9641,6 +12250,50 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
@@ -9815,6 +12468,60 @@ impl __p::Builder for __ReadResourceRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/read")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9985,6 +12692,50 @@ impl __p::Builder for __ReadResourceResultBuilder {
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "contents",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.contents),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResult {
@@ -10231,22 +12982,89 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultContentsItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -10258,7 +13076,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -10380,6 +13201,57 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
@@ -10539,6 +13411,50 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SubscribeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscribeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscribeRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
@@ -10709,6 +13625,60 @@ impl __p::Builder for __SubscribeRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SubscribeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/subscribe")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscribeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscribeRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubscribeRequest {
@@ -10882,6 +13852,50 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UnsubscribeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsubscribeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsubscribeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11052,6 +14066,60 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UnsubscribeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/unsubscribe")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsubscribeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsubscribeRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
@@ -11228,6 +14296,50 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11393,6 +14505,57 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/updated"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
@@ -11613,6 +14776,85 @@ impl __p::Builder for __ResourceBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.size),
+            8usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Resource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Resource {
@@ -11965,6 +15207,80 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uriTemplate",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri_template),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplate {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12251,6 +15567,55 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12432,6 +15797,60 @@ impl __p::Builder for __TextResourceContentsBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextResourceContentsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextResourceContents {
@@ -12643,6 +16062,60 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             blob: __p::need(self.blob, "blob")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BlobResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "blob",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.blob),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BlobResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BlobResourceContentsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BlobResourceContents {
@@ -12863,6 +16336,60 @@ impl __p::Builder for __ListPromptsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13052,6 +16579,55 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.prompts),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13228,6 +16804,55 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
@@ -13421,6 +17046,60 @@ impl __p::Builder for __GetPromptRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13593,6 +17272,55 @@ impl __p::Builder for __GetPromptResultBuilder {
             messages: __p::need(self.messages, "messages")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.description),
+            2usize => __f::Slot::Value(&mut self.messages),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptResult {
@@ -13799,6 +17527,70 @@ impl __p::Builder for __PromptBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Prompt {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Prompt {
@@ -14050,6 +17842,60 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14244,6 +18090,13 @@ impl crate::write::WriteJson for Role {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Role {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14341,6 +18194,50 @@ impl __p::Builder for __PromptMessageBuilder {
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptMessageBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptMessage {
@@ -14550,6 +18447,90 @@ impl __p::Builder for __ResourceLinkBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceLinkBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource_link")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.size),
+            8usize => __f::Slot::Value(&mut self.meta),
+            9usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceLink {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceLinkBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceLink {
@@ -14882,6 +18863,60 @@ impl __p::Builder for __EmbeddedResourceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource")),
+            },
+            __f::Known {
+                key: "resource",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.resource),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            3usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__EmbeddedResourceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15153,22 +19188,89 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResourceResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -15180,7 +19282,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -15302,6 +19404,57 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/prompts/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
@@ -15477,6 +19630,60 @@ impl __p::Builder for __ListToolsRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListToolsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListToolsRequest {
@@ -15661,6 +19868,55 @@ impl __p::Builder for __ListToolsResultBuilder {
             tools: __p::need(self.tools, "tools")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListToolsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListToolsResult {
@@ -15855,6 +20111,60 @@ impl __p::Builder for __CallToolResultBuilder {
             is_error: self.is_error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.structured_content),
+            3usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResult {
@@ -16075,6 +20385,60 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Value(&mut self.name),
+            3usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16288,6 +20652,60 @@ impl __p::Builder for __CallToolRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/call")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16470,6 +20888,57 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/tools/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
@@ -16670,6 +21139,65 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             open_world_hint: self.open_world_hint,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolAnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "readOnlyHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "destructiveHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "idempotentHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "openWorldHint",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.title),
+            1usize => __f::Slot::Value(&mut self.read_only_hint),
+            2usize => __f::Slot::Value(&mut self.destructive_hint),
+            3usize => __f::Slot::Value(&mut self.idempotent_hint),
+            4usize => __f::Slot::Value(&mut self.open_world_hint),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolAnnotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolAnnotationsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolAnnotations {
@@ -16881,6 +21409,45 @@ impl __p::Builder for __ToolExecutionBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolExecutionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskSupport",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_support),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolExecution {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolExecutionBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolExecution {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17013,6 +21580,13 @@ impl crate::write::WriteJson for ToolExecutionTaskSupport {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolExecutionTaskSupport {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolExecutionTaskSupport {
@@ -17177,6 +21751,85 @@ impl __p::Builder for __ToolBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputSchema",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "execution",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "outputSchema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.input_schema),
+            5usize => __f::Slot::Value(&mut self.execution),
+            6usize => __f::Slot::Value(&mut self.output_schema),
+            7usize => __f::Slot::Value(&mut self.annotations),
+            8usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Tool {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Tool {
@@ -17489,6 +22142,60 @@ impl __p::Builder for __ToolInputSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolInputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolInputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolInputSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17677,6 +22384,60 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
             required: self.required,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolOutputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolOutputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolOutputSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
@@ -17874,6 +22635,13 @@ impl crate::write::WriteJson for TaskStatus {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for TaskStatus {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17967,6 +22735,45 @@ impl __p::Builder for __TaskMetadataBuilder {
             ttl: self.ttl,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TaskMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.ttl),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskMetadataBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TaskMetadata {
@@ -18078,6 +22885,45 @@ impl __p::Builder for __RelatedTaskMetadataBuilder {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RelatedTaskMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RelatedTaskMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RelatedTaskMetadataBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
@@ -18237,6 +23083,75 @@ impl __p::Builder for __TaskBuilder {
             poll_interval: self.poll_interval,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Value(&mut self.status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl),
+            6usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Task {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Task {
@@ -18472,6 +23387,50 @@ impl __p::Builder for __CreateTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -18638,6 +23597,60 @@ impl __p::Builder for __GetTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -18798,6 +23811,45 @@ impl __p::Builder for __GetTaskRequestParamsBuilder {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
@@ -18964,6 +24016,80 @@ impl __p::Builder for __GetTaskResultBuilder {
             poll_interval: self.poll_interval,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl),
+            7usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetTaskResult {
@@ -19261,6 +24387,60 @@ impl __p::Builder for __GetTaskPayloadRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskPayloadRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/result")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskPayloadRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskPayloadRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -19429,6 +24609,45 @@ impl __p::Builder for __GetTaskPayloadRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskPayloadRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskPayloadRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskPayloadRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -19550,6 +24769,45 @@ impl __p::Builder for __GetTaskPayloadResultBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetTaskPayloadResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskPayloadResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskPayloadResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
@@ -19699,6 +24957,60 @@ impl __p::Builder for __CancelTaskRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/cancel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
@@ -19861,6 +25173,45 @@ impl __p::Builder for __CancelTaskRequestParamsBuilder {
             task_id: __p::need(self.task_id, "taskId")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
@@ -20027,6 +25378,80 @@ impl __p::Builder for __CancelTaskResultBuilder {
             poll_interval: self.poll_interval,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl),
+            7usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelTaskResult {
@@ -20322,6 +25747,60 @@ impl __p::Builder for __ListTasksRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListTasksRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListTasksRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListTasksRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -20504,6 +25983,55 @@ impl __p::Builder for __ListTasksResultBuilder {
             tasks: __p::need(self.tasks, "tasks")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListTasksResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tasks",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.tasks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListTasksResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListTasksResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListTasksResult {
@@ -20719,6 +26247,80 @@ impl __p::Builder for __TaskStatusNotificationParamsBuilder {
             poll_interval: self.poll_interval,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl),
+            7usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
@@ -20997,6 +26599,55 @@ impl __p::Builder for __TaskStatusNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/tasks/status")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -21157,6 +26808,50 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
             level: __p::need(self.level, "level")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SetLevelRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.level),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SetLevelRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SetLevelRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
@@ -21326,6 +27021,60 @@ impl __p::Builder for __SetLevelRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SetLevelRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("logging/setLevel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SetLevelRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SetLevelRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SetLevelRequest {
@@ -21505,6 +27254,60 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "logger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.level),
+            2usize => __f::Slot::Value(&mut self.logger),
+            3usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
@@ -21709,6 +27512,55 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/message")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -21911,6 +27763,13 @@ impl crate::write::WriteJson for LoggingLevel {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for LoggingLevel {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22089,6 +27948,100 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             tool_choice: self.tool_choice,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "modelPreferences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "systemPrompt",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "includeContext",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "temperature",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxTokens",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopSequences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "metadata",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "toolChoice",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Value(&mut self.messages),
+            3usize => __f::Slot::Value(&mut self.model_preferences),
+            4usize => __f::Slot::Value(&mut self.system_prompt),
+            5usize => __f::Slot::Value(&mut self.include_context),
+            6usize => __f::Slot::Value(&mut self.temperature),
+            7usize => __f::Slot::Value(&mut self.max_tokens),
+            8usize => __f::Slot::Value(&mut self.stop_sequences),
+            9usize => __f::Slot::Value(&mut self.metadata),
+            10usize => __f::Slot::Value(&mut self.tools),
+            11usize => __f::Slot::Value(&mut self.tool_choice),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
@@ -22468,6 +28421,13 @@ impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22567,6 +28527,45 @@ impl __p::Builder for __ToolChoiceBuilder {
             mode: self.mode,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolChoiceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolChoice {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolChoiceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolChoice {
@@ -22698,6 +28697,13 @@ impl crate::write::WriteJson for ToolChoiceMode {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ToolChoiceMode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22820,6 +28826,60 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("sampling/createMessage")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
@@ -23019,6 +29079,65 @@ impl __p::Builder for __CreateMessageResultBuilder {
             stop_reason: self.stop_reason,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "model",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopReason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.role),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.model),
+            4usize => __f::Slot::Value(&mut self.stop_reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageResult {
@@ -23248,6 +29367,13 @@ impl crate::write::WriteJson for CreateMessageResultStopReason {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResultStopReason {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -23345,6 +29471,55 @@ impl __p::Builder for __SamplingMessageBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SamplingMessageBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessage {
@@ -23532,6 +29707,31 @@ impl __p::Shape for SamplingMessageContent {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'[') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlockArray(
+                        <Vec<
+                            SamplingMessageContentBlock,
+                        > as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'{') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlock(
+                        <SamplingMessageContentBlock as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -23564,7 +29764,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                     SamplingMessageContent::SamplingMessageContentBlock(
                         <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }
@@ -23731,6 +29931,64 @@ impl __p::Shape for SamplingMessageContentBlock {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ToolUseContent(b) => __f::Slots::known(b),
+            Self::ToolResultContent(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ToolUseContent(b) => __f::Slots::slot(b, i),
+            Self::ToolResultContent(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolUseContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolResultContent(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ToolUseContent(b) => __f::Slots::extra(b),
+            Self::ToolResultContent(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -23973,6 +30231,55 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __AnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "audience",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "priority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "lastModified",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.audience),
+            1usize => __f::Slot::Value(&mut self.priority),
+            2usize => __f::Slot::Value(&mut self.last_modified),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Annotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AnnotationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -24182,6 +30489,64 @@ impl __p::Shape for ContentBlock {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ResourceLink(b) => __f::Slots::known(b),
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ResourceLink(b) => __f::Slots::slot(b, i),
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceLink(b) => __f::Slots::unknown(b, key, r),
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ResourceLink(b) => __f::Slots::extra(b),
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -24395,6 +30760,60 @@ impl __p::Builder for __TextContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TextContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("text")),
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.text),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            3usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -24592,6 +31011,65 @@ impl __p::Builder for __ImageContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ImageContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("image")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ImageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImageContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImageContent {
@@ -24810,6 +31288,65 @@ impl __p::Builder for __AudioContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AudioContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("audio")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AudioContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AudioContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for AudioContent {
@@ -25034,6 +31571,65 @@ impl __p::Builder for __ToolUseContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolUseContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_use")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "input",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.name),
+            3usize => __f::Slot::Value(&mut self.input),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolUseContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolUseContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolUseContent {
@@ -25270,6 +31866,70 @@ impl __p::Builder for __ToolResultContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolResultContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_result")),
+            },
+            __f::Known {
+                key: "toolUseId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.tool_use_id),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.structured_content),
+            4usize => __f::Slot::Value(&mut self.is_error),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolResultContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolResultContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolResultContent {
@@ -25547,6 +32207,60 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelPreferencesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "hints",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "costPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "speedPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "intelligencePriority",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.hints),
+            1usize => __f::Slot::Value(&mut self.cost_priority),
+            2usize => __f::Slot::Value(&mut self.speed_priority),
+            3usize => __f::Slot::Value(&mut self.intelligence_priority),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelPreferences {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelPreferencesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -25745,6 +32459,45 @@ impl __p::Builder for __ModelHintBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelHintBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelHint {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelHintBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -25875,6 +32628,60 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             context: self.context,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ref",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "argument",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "context",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.r#ref),
+            2usize => __f::Slot::Value(&mut self.argument),
+            3usize => __f::Slot::Value(&mut self.context),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
@@ -26098,6 +32905,52 @@ impl __p::Shape for CompleteRequestParamsRef {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsRefBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PromptReference(b) => __f::Slots::known(b),
+            Self::ResourceTemplateReference(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::slot(b, i),
+            Self::ResourceTemplateReference(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceTemplateReference(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::extra(b),
+            Self::ResourceTemplateReference(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsRef {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __CompleteRequestParamsRefBuilder {
     PromptReference(__PromptReferenceBuilder),
     ResourceTemplateReference(__ResourceTemplateReferenceBuilder),
@@ -26262,6 +33115,50 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "value",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.value),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -26395,6 +33292,45 @@ impl __p::Builder for __CompleteRequestParamsContextBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsContextBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsContextBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
@@ -26538,6 +33474,60 @@ impl __p::Builder for __CompleteRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("completion/complete")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequest {
@@ -26707,6 +33697,50 @@ impl __p::Builder for __CompleteResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completion",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.completion),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -26862,6 +33896,55 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
             has_more: self.has_more,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultCompletionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "values",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "hasMore",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.values),
+            1usize => __f::Slot::Value(&mut self.total),
+            2usize => __f::Slot::Value(&mut self.has_more),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResultCompletion {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultCompletionBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
@@ -27043,6 +34126,50 @@ impl __p::Builder for __ResourceTemplateReferenceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/resource")),
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplateReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateReferenceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27195,6 +34322,55 @@ impl __p::Builder for __PromptReferenceBuilder {
             title: self.title,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/prompt")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptReferenceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptReference {
@@ -27383,6 +34559,60 @@ impl __p::Builder for __ListRootsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("roots/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27561,6 +34791,50 @@ impl __p::Builder for __ListRootsResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.roots),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27719,6 +34993,55 @@ impl __p::Builder for __RootBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RootBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Root {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Root {
@@ -27909,6 +35232,57 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RootsListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/roots/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RootsListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootsListChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -28090,6 +35464,65 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
             requested_schema: __p::need(self.requested_schema, "requestedSchema")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestFormParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("form")),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "requestedSchema",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Seen(&mut self.__lit_mode),
+            3usize => __f::Slot::Value(&mut self.message),
+            4usize => __f::Slot::Value(&mut self.requested_schema),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestFormParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestFormParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
@@ -28314,6 +35747,60 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
             required: self.required,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestFormParamsRequestedSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestFormParamsRequestedSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
@@ -28541,6 +36028,70 @@ impl __p::Builder for __ElicitRequestURLParamsBuilder {
             url: __p::need(self.url, "url")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestURLParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("url")),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "elicitationId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Seen(&mut self.__lit_mode),
+            3usize => __f::Slot::Value(&mut self.message),
+            4usize => __f::Slot::Value(&mut self.elicitation_id),
+            5usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestURLParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestURLParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
@@ -28790,6 +36341,52 @@ impl __p::Shape for ElicitRequestParams {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ElicitRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::known(b),
+            Self::ElicitRequestURLParams(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequestURLParams(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequestURLParams(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::extra(b),
+            Self::ElicitRequestURLParams(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ElicitRequestParamsBuilder {
     ElicitRequestFormParams(__ElicitRequestFormParamsBuilder),
     ElicitRequestURLParams(__ElicitRequestURLParamsBuilder),
@@ -28969,6 +36566,60 @@ impl __p::Builder for __ElicitRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("elicitation/create")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequest {
@@ -29249,35 +36900,122 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .feed(__StringSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::StringSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .feed(__NumberSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::NumberSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .feed(__BooleanSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::BooleanSchema),
                 )
             }
             3usize => {
                 Some(
-                    <EnumSchema as __p::Keyed>::read::<E>(o)
+                    <EnumSchema as __p::Keyed>::read(o)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PrimitiveSchemaDefinitionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::StringSchema(b) => __f::Slots::known(b),
+            Self::NumberSchema(b) => __f::Slots::known(b),
+            Self::BooleanSchema(b) => __f::Slots::known(b),
+            Self::EnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::slot(b, i),
+            Self::NumberSchema(b) => __f::Slots::slot(b, i),
+            Self::BooleanSchema(b) => __f::Slots::slot(b, i),
+            Self::EnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::NumberSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::BooleanSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::EnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::extra(b),
+            Self::NumberSchema(b) => __f::Slots::extra(b),
+            Self::BooleanSchema(b) => __f::Slots::extra(b),
+            Self::EnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__StringSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__NumberSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__BooleanSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    <EnumSchema as __f::FastRead>::read_fast(r)
                         .map(PrimitiveSchemaDefinition::EnumSchema),
                 )
             }
@@ -29289,7 +37027,7 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<PrimitiveSchemaDefinition>::default())
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -29539,6 +37277,75 @@ impl __p::Builder for __StringSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __StringSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minLength",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxLength",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "format",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_length),
+            4usize => __f::Slot::Value(&mut self.max_length),
+            5usize => __f::Slot::Value(&mut self.format),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for StringSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__StringSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for StringSchema {
@@ -29800,6 +37607,13 @@ impl crate::write::WriteJson for StringSchemaFormat {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for StringSchemaFormat {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29920,6 +37734,70 @@ impl __p::Builder for __NumberSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NumberSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minimum",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maximum",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.minimum),
+            4usize => __f::Slot::Value(&mut self.maximum),
+            5usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NumberSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NumberSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for NumberSchema {
@@ -30168,6 +38046,13 @@ impl crate::write::WriteJson for NumberSchemaType {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for NumberSchemaType {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchemaType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -30279,6 +38164,60 @@ impl __p::Builder for __BooleanSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BooleanSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("boolean")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BooleanSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BooleanSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BooleanSchema {
@@ -30481,6 +38420,65 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UntitledSingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.r#enum),
+            4usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledSingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
@@ -30717,6 +38715,65 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledSingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "oneOf",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.one_of),
+            4usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledSingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -30936,6 +38993,50 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
             title: __p::need(self.title, "title")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "const",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#const),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledSingleSelectEnumSchemaOneOfItemBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
@@ -31182,22 +39283,89 @@ impl __p::Keyed for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledSingleSelectEnumSchemaBuilder::default())
                         .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for SingleSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
+                        .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
                         .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
                 )
             }
@@ -31209,7 +39377,7 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, SingleSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<SingleSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
@@ -31360,6 +39528,75 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UntitledMultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("array")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_items),
+            4usize => __f::Slot::Value(&mut self.max_items),
+            5usize => __f::Slot::Value(&mut self.items),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledMultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
@@ -31626,6 +39863,50 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UntitledMultiSelectEnumSchemaItemsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.r#enum),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledMultiSelectEnumSchemaItemsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -31791,6 +40072,75 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("array")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_items),
+            4usize => __f::Slot::Value(&mut self.max_items),
+            5usize => __f::Slot::Value(&mut self.items),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
@@ -32055,6 +40405,50 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "const",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#const),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -32190,6 +40584,45 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
             any_of: __p::need(self.any_of, "anyOf")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaItemsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "anyOf",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.any_of),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaItemsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
@@ -32412,22 +40845,89 @@ impl __p::Keyed for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledMultiSelectEnumSchemaBuilder::default())
                         .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __MultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for MultiSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
+                        .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
                         .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
                 )
             }
@@ -32439,7 +40939,7 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, MultiSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<MultiSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
@@ -32586,6 +41086,70 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LegacyTitledEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "enumNames",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.r#enum),
+            4usize => __f::Slot::Value(&mut self.enum_names),
+            5usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LegacyTitledEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
@@ -32928,27 +41492,104 @@ impl __p::Keyed for EnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
-                    <SingleSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <SingleSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::SingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
-                    <MultiSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <MultiSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::MultiSelectEnumSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__LegacyTitledEnumSchemaBuilder::default())
+                        .feed(__LegacyTitledEnumSchemaBuilder::default())
+                        .map(EnumSchema::LegacyTitledEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    <SingleSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::SingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    <MultiSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::MultiSelectEnumSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
                         .map(EnumSchema::LegacyTitledEnumSchema),
                 )
             }
@@ -32960,7 +41601,7 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EnumSchema>::default())
     }
 }
 impl __v::Validate for EnumSchema {
@@ -33151,6 +41792,55 @@ impl __p::Builder for __ElicitResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "action",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.action),
+            2usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33338,6 +42028,13 @@ impl crate::write::WriteJson for ElicitResultAction {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ElicitResultAction {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33471,6 +42168,52 @@ impl __p::Shape for ElicitResultContentValue {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitResultContentValue {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(
+                    ElicitResultContentValue::String(
+                        <String as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b't' | b'f') => {
+                Ok(
+                    ElicitResultContentValue::Boolean(
+                        <bool as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'[') => {
+                Ok(
+                    ElicitResultContentValue::StringArray(
+                        <Vec<String> as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    Ok(
+                        ElicitResultContentValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                } else {
+                    Ok(
+                        ElicitResultContentValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
@@ -33694,6 +42437,57 @@ impl __p::Builder for __ElicitationCompleteNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitationCompleteNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/elicitation/complete"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitationCompleteNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitationCompleteNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33855,6 +42649,45 @@ impl __p::Builder for __ElicitationCompleteNotificationParamsBuilder {
             elicitation_id: __p::need(self.elicitation_id, "elicitationId")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitationCompleteNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "elicitationId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.elicitation_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitationCompleteNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitationCompleteNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
@@ -34114,6 +42947,112 @@ impl __p::Shape for ClientRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::InitializeRequest(b) => __f::Slots::known(b),
+            Self::CompleteRequest(b) => __f::Slots::known(b),
+            Self::SetLevelRequest(b) => __f::Slots::known(b),
+            Self::GetPromptRequest(b) => __f::Slots::known(b),
+            Self::ListPromptsRequest(b) => __f::Slots::known(b),
+            Self::ListResourcesRequest(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceRequest(b) => __f::Slots::known(b),
+            Self::SubscribeRequest(b) => __f::Slots::known(b),
+            Self::UnsubscribeRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ListToolsRequest(b) => __f::Slots::known(b),
+            Self::GetTaskRequest(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::known(b),
+            Self::ListTasksRequest(b) => __f::Slots::known(b),
+            Self::CancelTaskRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::InitializeRequest(b) => __f::Slots::slot(b, i),
+            Self::CompleteRequest(b) => __f::Slots::slot(b, i),
+            Self::SetLevelRequest(b) => __f::Slots::slot(b, i),
+            Self::GetPromptRequest(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceRequest(b) => __f::Slots::slot(b, i),
+            Self::SubscribeRequest(b) => __f::Slots::slot(b, i),
+            Self::UnsubscribeRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ListToolsRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::slot(b, i),
+            Self::ListTasksRequest(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SetLevelRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscribeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::UnsubscribeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::InitializeRequest(b) => __f::Slots::extra(b),
+            Self::CompleteRequest(b) => __f::Slots::extra(b),
+            Self::SetLevelRequest(b) => __f::Slots::extra(b),
+            Self::GetPromptRequest(b) => __f::Slots::extra(b),
+            Self::ListPromptsRequest(b) => __f::Slots::extra(b),
+            Self::ListResourcesRequest(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceRequest(b) => __f::Slots::extra(b),
+            Self::SubscribeRequest(b) => __f::Slots::extra(b),
+            Self::UnsubscribeRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ListToolsRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::extra(b),
+            Self::ListTasksRequest(b) => __f::Slots::extra(b),
+            Self::CancelTaskRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -34653,6 +43592,64 @@ impl __p::Shape for ClientNotification {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ClientNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::InitializedNotification(b) => __f::Slots::known(b),
+            Self::RootsListChangedNotification(b) => __f::Slots::known(b),
+            Self::TaskStatusNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::InitializedNotification(b) => __f::Slots::slot(b, i),
+            Self::RootsListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::TaskStatusNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::RootsListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::TaskStatusNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::InitializedNotification(b) => __f::Slots::extra(b),
+            Self::RootsListChangedNotification(b) => __f::Slots::extra(b),
+            Self::TaskStatusNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ClientNotificationBuilder {
     CancelledNotification(__CancelledNotificationBuilder),
     ProgressNotification(__ProgressNotificationBuilder),
@@ -35100,64 +44097,186 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ClientResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ClientResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(ClientResult::CreateMessageResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
                         .map(ClientResult::ListRootsResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .feed(__ElicitResultBuilder::default())
                         .map(ClientResult::ElicitResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskResultBuilder::default())
+                        .feed(__GetTaskResultBuilder::default())
                         .map(ClientResult::GetTaskResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskPayloadResultBuilder::default())
+                        .feed(__GetTaskPayloadResultBuilder::default())
                         .map(ClientResult::GetTaskPayloadResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListTasksResultBuilder::default())
+                        .feed(__ListTasksResultBuilder::default())
                         .map(ClientResult::ListTasksResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CancelTaskResultBuilder::default())
+                        .feed(__CancelTaskResultBuilder::default())
+                        .map(ClientResult::CancelTaskResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::CreateMessageResult(b) => __f::Slots::known(b),
+            Self::ListRootsResult(b) => __f::Slots::known(b),
+            Self::ElicitResult(b) => __f::Slots::known(b),
+            Self::GetTaskResult(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::known(b),
+            Self::ListTasksResult(b) => __f::Slots::known(b),
+            Self::CancelTaskResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageResult(b) => __f::Slots::slot(b, i),
+            Self::ListRootsResult(b) => __f::Slots::slot(b, i),
+            Self::ElicitResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadResult(b) => __f::Slots::slot(b, i),
+            Self::ListTasksResult(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::CreateMessageResult(b) => __f::Slots::extra(b),
+            Self::ListRootsResult(b) => __f::Slots::extra(b),
+            Self::ElicitResult(b) => __f::Slots::extra(b),
+            Self::GetTaskResult(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::extra(b),
+            Self::ListTasksResult(b) => __f::Slots::extra(b),
+            Self::CancelTaskResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
+                        .map(ClientResult::ElicitResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__GetTaskResultBuilder>(r)
+                        .map(ClientResult::GetTaskResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__GetTaskPayloadResultBuilder>(r)
+                        .map(ClientResult::GetTaskPayloadResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListTasksResultBuilder>(r)
+                        .map(ClientResult::ListTasksResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__CancelTaskResultBuilder>(r)
                         .map(ClientResult::CancelTaskResult),
                 )
             }
@@ -35169,7 +44288,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -35413,6 +44532,76 @@ impl __p::Shape for ServerRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::CreateMessageRequest(b) => __f::Slots::known(b),
+            Self::ListRootsRequest(b) => __f::Slots::known(b),
+            Self::ElicitRequest(b) => __f::Slots::known(b),
+            Self::GetTaskRequest(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::known(b),
+            Self::ListTasksRequest(b) => __f::Slots::known(b),
+            Self::CancelTaskRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::ListRootsRequest(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::slot(b, i),
+            Self::ListTasksRequest(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::CreateMessageRequest(b) => __f::Slots::extra(b),
+            Self::ListRootsRequest(b) => __f::Slots::extra(b),
+            Self::ElicitRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::extra(b),
+            Self::ListTasksRequest(b) => __f::Slots::extra(b),
+            Self::CancelTaskRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -35802,6 +44991,80 @@ impl __p::Shape for ServerNotification {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::known(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::known(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::known(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::known(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::known(b),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::known(b),
+            Self::TaskStatusNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::LoggingMessageNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ToolListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::PromptListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::slot(b, i),
+            Self::TaskStatusNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::LoggingMessageNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::PromptListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::TaskStatusNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::extra(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::extra(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::extra(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::extra(b),
+            Self::TaskStatusNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -36518,106 +45781,288 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .feed(__InitializeResultBuilder::default())
                         .map(ServerResult::InitializeResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
                         .map(ServerResult::ListToolsResult),
                 )
             }
             10usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskResultBuilder::default())
+                        .feed(__GetTaskResultBuilder::default())
                         .map(ServerResult::GetTaskResult),
                 )
             }
             11usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskPayloadResultBuilder::default())
+                        .feed(__GetTaskPayloadResultBuilder::default())
                         .map(ServerResult::GetTaskPayloadResult),
                 )
             }
             12usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListTasksResultBuilder::default())
+                        .feed(__ListTasksResultBuilder::default())
                         .map(ServerResult::ListTasksResult),
                 )
             }
             13usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CancelTaskResultBuilder::default())
+                        .feed(__CancelTaskResultBuilder::default())
+                        .map(ServerResult::CancelTaskResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::InitializeResult(b) => __f::Slots::known(b),
+            Self::CompleteResult(b) => __f::Slots::known(b),
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::ListPromptsResult(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::known(b),
+            Self::ListResourcesResult(b) => __f::Slots::known(b),
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::ListToolsResult(b) => __f::Slots::known(b),
+            Self::GetTaskResult(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::known(b),
+            Self::ListTasksResult(b) => __f::Slots::known(b),
+            Self::CancelTaskResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::InitializeResult(b) => __f::Slots::slot(b, i),
+            Self::CompleteResult(b) => __f::Slots::slot(b, i),
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::ListToolsResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadResult(b) => __f::Slots::slot(b, i),
+            Self::ListTasksResult(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializeResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::InitializeResult(b) => __f::Slots::extra(b),
+            Self::CompleteResult(b) => __f::Slots::extra(b),
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::ListPromptsResult(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::extra(b),
+            Self::ListResourcesResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::ListToolsResult(b) => __f::Slots::extra(b),
+            Self::GetTaskResult(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::extra(b),
+            Self::ListTasksResult(b) => __f::Slots::extra(b),
+            Self::CancelTaskResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__InitializeResultBuilder>(r)
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            10usize => {
+                Some(
+                    __f::read_struct::<__GetTaskResultBuilder>(r)
+                        .map(ServerResult::GetTaskResult),
+                )
+            }
+            11usize => {
+                Some(
+                    __f::read_struct::<__GetTaskPayloadResultBuilder>(r)
+                        .map(ServerResult::GetTaskPayloadResult),
+                )
+            }
+            12usize => {
+                Some(
+                    __f::read_struct::<__ListTasksResultBuilder>(r)
+                        .map(ServerResult::ListTasksResult),
+                )
+            }
+            13usize => {
+                Some(
+                    __f::read_struct::<__CancelTaskResultBuilder>(r)
                         .map(ServerResult::CancelTaskResult),
                 )
             }
@@ -36629,7 +46074,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

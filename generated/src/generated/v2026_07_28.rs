@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2026-07-28";
@@ -158,28 +159,105 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .feed(__JSONRPCRequestBuilder::default())
                         .map(JSONRPCMessage::JSONRPCRequest),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .feed(__JSONRPCNotificationBuilder::default())
                         .map(JSONRPCMessage::JSONRPCNotification),
                 )
             }
             2usize => {
                 Some(
-                    <JSONRPCResponse as __p::Keyed>::read::<E>(o)
+                    <JSONRPCResponse as __p::Keyed>::read(o)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::known(b),
+            Self::JSONRPCNotification(b) => __f::Slots::known(b),
+            Self::JSONRPCResponse(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCNotification(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCResponse(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCResponse(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::extra(b),
+            Self::JSONRPCNotification(b) => __f::Slots::extra(b),
+            Self::JSONRPCResponse(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCMessage {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    <JSONRPCResponse as __f::FastRead>::read_fast(r)
                         .map(JSONRPCMessage::JSONRPCResponse),
                 )
             }
@@ -191,7 +269,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCMessage>::default())
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -462,6 +540,69 @@ impl __p::Builder for __RequestMetaObjectBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestMetaObjectBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "io.modelcontextprotocol/protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "io.modelcontextprotocol/clientInfo",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "io.modelcontextprotocol/clientCapabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "io.modelcontextprotocol/logLevel",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.progress_token),
+            1usize => {
+                __f::Slot::Value(&mut self.io_modelcontextprotocol_protocol_version)
+            }
+            2usize => __f::Slot::Value(&mut self.io_modelcontextprotocol_client_info),
+            3usize => {
+                __f::Slot::Value(&mut self.io_modelcontextprotocol_client_capabilities)
+            }
+            4usize => __f::Slot::Value(&mut self.io_modelcontextprotocol_log_level),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestMetaObject {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestMetaObjectBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -726,6 +867,45 @@ impl __p::Builder for __NotificationMetaObjectBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationMetaObjectBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "io.modelcontextprotocol/subscriptionId",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.io_modelcontextprotocol_subscription_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NotificationMetaObject {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationMetaObjectBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -871,6 +1051,45 @@ impl __p::Builder for __ResultMetaObjectBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResultMetaObjectBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "io.modelcontextprotocol/serverInfo",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.io_modelcontextprotocol_server_info),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResultMetaObject {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResultMetaObjectBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResultMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1007,6 +1226,26 @@ impl __p::Shape for ProgressToken {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressToken {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(ProgressToken::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(ProgressToken::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ProgressToken {
@@ -1153,6 +1392,45 @@ impl __p::Builder for __RequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1284,6 +1562,50 @@ impl __p::Builder for __RequestBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Request {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Request {
@@ -1426,6 +1748,45 @@ impl __p::Builder for __NotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1553,6 +1914,50 @@ impl __p::Builder for __NotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Notification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Notification {
@@ -1709,6 +2114,13 @@ impl crate::write::WriteJson for ResultType {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ResultType {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResultType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1808,6 +2220,50 @@ impl __p::Builder for __ResultBuilder {
             result_type: self.result_type,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BaseResult {
@@ -1969,6 +2425,55 @@ impl __p::Builder for __ErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Error {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Error {
@@ -2136,6 +2641,24 @@ impl __p::Shape for RequestId {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for RequestId {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(RequestId::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(RequestId::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2298,6 +2821,60 @@ impl __p::Builder for __JSONRPCRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
@@ -2493,6 +3070,55 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
@@ -2693,6 +3319,55 @@ impl __p::Builder for __JSONRPCResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2866,6 +3541,55 @@ impl __p::Builder for __JSONRPCErrorResponseBuilder {
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCErrorResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCErrorResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
@@ -3159,22 +3883,89 @@ impl __p::Keyed for JSONRPCResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCResultResponseBuilder::default())
+                        .feed(__JSONRPCResultResponseBuilder::default())
                         .map(JSONRPCResponse::JSONRPCResultResponse),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCErrorResponseBuilder::default())
+                        .feed(__JSONRPCErrorResponseBuilder::default())
+                        .map(JSONRPCResponse::JSONRPCErrorResponse),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::known(b),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::extra(b),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+                        .map(JSONRPCResponse::JSONRPCResultResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
                         .map(JSONRPCResponse::JSONRPCErrorResponse),
                 )
             }
@@ -3186,7 +3977,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCResponse>::default())
     }
 }
 impl __v::Validate for JSONRPCResponse {
@@ -3323,6 +4114,55 @@ impl __p::Builder for __ParseErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ParseErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32700i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ParseError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ParseErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ParseError {
@@ -3484,6 +4324,55 @@ impl __p::Builder for __InvalidRequestErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InvalidRequestErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32600i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InvalidRequestError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InvalidRequestErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InvalidRequestError {
@@ -3655,6 +4544,55 @@ impl __p::Builder for __MethodNotFoundErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __MethodNotFoundErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32601i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MethodNotFoundError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__MethodNotFoundErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
@@ -3842,6 +4780,55 @@ impl __p::Builder for __InvalidParamsErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InvalidParamsErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32602i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InvalidParamsError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InvalidParamsErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InvalidParamsError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4005,6 +4992,55 @@ impl __p::Builder for __InternalErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InternalErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32603i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InternalError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InternalErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InternalError {
@@ -4187,6 +5223,55 @@ impl __p::Builder for __HeaderMismatchErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __HeaderMismatchErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for HeaderMismatchError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__HeaderMismatchErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4355,6 +5440,55 @@ impl __p::Builder for __HeaderMismatchErrorErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __HeaderMismatchErrorErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32020i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for HeaderMismatchErrorError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__HeaderMismatchErrorErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
@@ -4530,6 +5664,55 @@ impl __p::Builder for __UnsupportedProtocolVersionErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UnsupportedProtocolVersionErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsupportedProtocolVersionError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsupportedProtocolVersionErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4701,6 +5884,50 @@ impl __p::Builder for __UnsupportedProtocolVersionErrorErrorDataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UnsupportedProtocolVersionErrorErrorDataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "supported",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "requested",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.supported),
+            1usize => __f::Slot::Value(&mut self.requested),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsupportedProtocolVersionErrorErrorData {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsupportedProtocolVersionErrorErrorDataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -4848,6 +6075,55 @@ impl __p::Builder for __UnsupportedProtocolVersionErrorErrorBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UnsupportedProtocolVersionErrorErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32022i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsupportedProtocolVersionErrorError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsupportedProtocolVersionErrorErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
@@ -5033,6 +6309,55 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __MissingRequiredClientCapabilityErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MissingRequiredClientCapabilityError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__MissingRequiredClientCapabilityErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5209,6 +6534,45 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "requiredCapabilities",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.required_capabilities),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MissingRequiredClientCapabilityErrorErrorData {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__MissingRequiredClientCapabilityErrorErrorDataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -5348,6 +6712,55 @@ impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __MissingRequiredClientCapabilityErrorErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32021i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MissingRequiredClientCapabilityErrorError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__MissingRequiredClientCapabilityErrorErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
@@ -5549,6 +6962,56 @@ impl __p::Shape for InputRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::known(b),
+            Self::ListRootsRequest(b) => __f::Slots::known(b),
+            Self::ElicitRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::ListRootsRequest(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CreateMessageRequest(b) => __f::Slots::extra(b),
+            Self::ListRootsRequest(b) => __f::Slots::extra(b),
+            Self::ElicitRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -5842,29 +7305,106 @@ impl __p::Keyed for InputResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(InputResponse::CreateMessageResult),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
                         .map(InputResponse::ListRootsResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .feed(__ElicitResultBuilder::default())
+                        .map(InputResponse::ElicitResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::known(b),
+            Self::ListRootsResult(b) => __f::Slots::known(b),
+            Self::ElicitResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::slot(b, i),
+            Self::ListRootsResult(b) => __f::Slots::slot(b, i),
+            Self::ElicitResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CreateMessageResult(b) => __f::Slots::extra(b),
+            Self::ListRootsResult(b) => __f::Slots::extra(b),
+            Self::ElicitResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for InputResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(InputResponse::CreateMessageResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(InputResponse::ListRootsResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
                         .map(InputResponse::ElicitResult),
                 )
             }
@@ -5876,7 +7416,7 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, InputResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<InputResponse>::default())
     }
 }
 impl __v::Validate for InputResponse {
@@ -6036,6 +7576,60 @@ impl __p::Builder for __InputRequiredResultBuilder {
             request_state: self.request_state,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __InputRequiredResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("input_required")),
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            2usize => __f::Slot::Value(&mut self.input_requests),
+            3usize => __f::Slot::Value(&mut self.request_state),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputRequiredResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InputRequiredResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for InputRequiredResult {
@@ -6244,6 +7838,55 @@ impl __p::Builder for __InputResponseRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InputResponseRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            2usize => __f::Slot::Value(&mut self.request_state),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputResponseRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InputResponseRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6434,6 +8077,55 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
             reason: self.reason,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "reason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.request_id),
+            2usize => __f::Slot::Value(&mut self.reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
@@ -6638,6 +8330,55 @@ impl __p::Builder for __CancelledNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/cancelled")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6817,6 +8558,60 @@ impl __p::Builder for __DiscoverRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __DiscoverRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("server/discover")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DiscoverRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DiscoverRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for DiscoverRequest {
@@ -7048,6 +8843,75 @@ impl __p::Builder for __DiscoverResultBuilder {
             instructions: self.instructions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __DiscoverResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "supportedVersions",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "instructions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.ttl_ms),
+            3usize => __f::Slot::Value(&mut self.cache_scope),
+            4usize => __f::Slot::Value(&mut self.supported_versions),
+            5usize => __f::Slot::Value(&mut self.capabilities),
+            6usize => __f::Slot::Value(&mut self.instructions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DiscoverResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DiscoverResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for DiscoverResult {
@@ -7339,6 +9203,55 @@ impl __p::Builder for __DiscoverResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __DiscoverResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DiscoverResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DiscoverResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7540,6 +9453,65 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
             extensions: self.extensions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "elicitation",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "extensions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.roots),
+            2usize => __f::Slot::Value(&mut self.sampling),
+            3usize => __f::Slot::Value(&mut self.elicitation),
+            4usize => __f::Slot::Value(&mut self.extensions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilities {
@@ -7771,6 +9743,50 @@ impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesSamplingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "context",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.context),
+            1usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesSampling {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesSamplingBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7915,6 +9931,50 @@ impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
             url: self.url,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesElicitationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "form",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.form),
+            1usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesElicitation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesElicitationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
@@ -8131,6 +10191,75 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
             extensions: self.extensions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "logging",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "extensions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.logging),
+            2usize => __f::Slot::Value(&mut self.completions),
+            3usize => __f::Slot::Value(&mut self.prompts),
+            4usize => __f::Slot::Value(&mut self.resources),
+            5usize => __f::Slot::Value(&mut self.tools),
+            6usize => __f::Slot::Value(&mut self.extensions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilities {
@@ -8391,6 +10520,45 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesPromptsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesPrompts {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesPromptsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8514,6 +10682,50 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
             list_changed: self.list_changed,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesResourcesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "subscribe",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.subscribe),
+            1usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesResources {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesResourcesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
@@ -8657,6 +10869,45 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
             list_changed: self.list_changed,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesToolsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
@@ -8805,6 +11056,60 @@ impl __p::Builder for __IconBuilder {
             theme: self.theme,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __IconBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "src",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sizes",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "theme",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.src),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.sizes),
+            3usize => __f::Slot::Value(&mut self.theme),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Icon {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__IconBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Icon {
@@ -9003,6 +11308,13 @@ impl crate::write::WriteJson for IconTheme {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for IconTheme {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for IconTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9104,6 +11416,45 @@ impl __p::Builder for __IconsBuilder {
             icons: self.icons,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __IconsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.icons),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Icons {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__IconsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Icons {
@@ -9229,6 +11580,50 @@ impl __p::Builder for __BaseMetadataBuilder {
             title: self.title,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BaseMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BaseMetadataBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BaseMetadata {
@@ -9415,6 +11810,70 @@ impl __p::Builder for __ImplementationBuilder {
             website_url: self.website_url,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ImplementationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "version",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "websiteUrl",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.version),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.website_url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Implementation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImplementationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Implementation {
@@ -9668,6 +12127,65 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "progress",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.progress_token),
+            2usize => __f::Slot::Value(&mut self.progress),
+            3usize => __f::Slot::Value(&mut self.total),
+            4usize => __f::Slot::Value(&mut self.message),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9900,6 +12418,55 @@ impl __p::Builder for __ProgressNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/progress")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -10057,6 +12624,50 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
             cursor: self.cursor,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
@@ -10234,6 +12845,60 @@ impl __p::Builder for __PaginatedRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PaginatedRequest {
@@ -10421,6 +13086,55 @@ impl __p::Builder for __PaginatedResultBuilder {
             next_cursor: self.next_cursor,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PaginatedResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.next_cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PaginatedResult {
@@ -10636,6 +13350,60 @@ impl __p::Builder for __CacheableResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CacheableResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.ttl_ms),
+            3usize => __f::Slot::Value(&mut self.cache_scope),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CacheableResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CacheableResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CacheableResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -10837,6 +13605,13 @@ impl crate::write::WriteJson for CacheableResultCacheScope {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CacheableResultCacheScope {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CacheableResultCacheScope {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -10962,6 +13737,60 @@ impl __p::Builder for __ListResourcesRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
@@ -11186,6 +14015,70 @@ impl __p::Builder for __ListResourcesResultBuilder {
             resources: __p::need(self.resources, "resources")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.next_cursor),
+            3usize => __f::Slot::Value(&mut self.ttl_ms),
+            4usize => __f::Slot::Value(&mut self.cache_scope),
+            5usize => __f::Slot::Value(&mut self.resources),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourcesResult {
@@ -11450,6 +14343,55 @@ impl __p::Builder for __ListResourcesResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11627,6 +14569,60 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/templates/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
@@ -11853,6 +14849,70 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
             resource_templates: __p::need(self.resource_templates, "resourceTemplates")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "resourceTemplates",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.next_cursor),
+            3usize => __f::Slot::Value(&mut self.ttl_ms),
+            4usize => __f::Slot::Value(&mut self.cache_scope),
+            5usize => __f::Slot::Value(&mut self.resource_templates),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
@@ -12127,6 +15187,55 @@ impl __p::Builder for __ListResourceTemplatesResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12285,6 +15394,50 @@ impl __p::Builder for __ResourceRequestParamsBuilder {
             uri: __p::need(self.uri, "uri")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
@@ -12454,6 +15607,60 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
             request_state: self.request_state,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            2usize => __f::Slot::Value(&mut self.input_responses),
+            3usize => __f::Slot::Value(&mut self.request_state),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
@@ -12678,6 +15885,60 @@ impl __p::Builder for __ReadResourceRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/read")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12892,6 +16153,65 @@ impl __p::Builder for __ReadResourceResultBuilder {
             contents: __p::need(self.contents, "contents")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "contents",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.ttl_ms),
+            3usize => __f::Slot::Value(&mut self.cache_scope),
+            4usize => __f::Slot::Value(&mut self.contents),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResult {
@@ -13211,22 +16531,89 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultContentsItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -13238,7 +16625,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -13361,6 +16751,55 @@ impl __p::Builder for __ReadResourceResultResponseBuilder {
             result: __p::need(self.result, "result")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultResponseBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
@@ -13540,6 +16979,48 @@ impl __p::Shape for ReadResourceResultResponseResult {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ReadResourceResultResponseResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultResponseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ReadResourceResultResponseResultBuilder {
     ReadResourceResult(__ReadResourceResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
@@ -13712,6 +17193,57 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
@@ -13900,6 +17432,60 @@ impl __p::Builder for __SubscriptionFilterBuilder {
             resource_subscriptions: self.resource_subscriptions,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionFilterBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "toolsListChanged",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "promptsListChanged",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourcesListChanged",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourceSubscriptions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.tools_list_changed),
+            1usize => __f::Slot::Value(&mut self.prompts_list_changed),
+            2usize => __f::Slot::Value(&mut self.resources_list_changed),
+            3usize => __f::Slot::Value(&mut self.resource_subscriptions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionFilter {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionFilterBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
@@ -14094,6 +17680,50 @@ impl __p::Builder for __SubscriptionsListenRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsListenRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "notifications",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.notifications),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsListenRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsListenRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14271,6 +17901,60 @@ impl __p::Builder for __SubscriptionsListenRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsListenRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("subscriptions/listen")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsListenRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsListenRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
@@ -14484,6 +18168,50 @@ impl __p::Builder for __SubscriptionsListenResultMetaObjectBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsListenResultMetaObjectBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "io.modelcontextprotocol/serverInfo",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "io.modelcontextprotocol/subscriptionId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.io_modelcontextprotocol_server_info),
+            1usize => __f::Slot::Value(&mut self.io_modelcontextprotocol_subscription_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsListenResultMetaObject {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsListenResultMetaObjectBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14664,6 +18392,50 @@ impl __p::Builder for __SubscriptionsListenResultBuilder {
             result_type: self.result_type,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsListenResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsListenResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsListenResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
@@ -14850,6 +18622,55 @@ impl __p::Builder for __SubscriptionsListenResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsListenResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsListenResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsListenResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15007,6 +18828,50 @@ impl __p::Builder for __SubscriptionsAcknowledgedNotificationParamsBuilder {
             notifications: __p::need(self.notifications, "notifications")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsAcknowledgedNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "notifications",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.notifications),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsAcknowledgedNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsAcknowledgedNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
@@ -15194,6 +19059,57 @@ impl __p::Builder for __SubscriptionsAcknowledgedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscriptionsAcknowledgedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/subscriptions/acknowledged"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscriptionsAcknowledgedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscriptionsAcknowledgedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15375,6 +19291,50 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15548,6 +19508,57 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/updated"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
@@ -15769,6 +19780,85 @@ impl __p::Builder for __ResourceBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.size),
+            8usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Resource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Resource {
@@ -16119,6 +20209,80 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uriTemplate",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri_template),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplate {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16403,6 +20567,55 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16585,6 +20798,60 @@ impl __p::Builder for __TextResourceContentsBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextResourceContentsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextResourceContents {
@@ -16797,6 +21064,60 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             blob: __p::need(self.blob, "blob")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BlobResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "blob",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.blob),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BlobResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BlobResourceContentsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BlobResourceContents {
@@ -17018,6 +21339,60 @@ impl __p::Builder for __ListPromptsRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
@@ -17242,6 +21617,70 @@ impl __p::Builder for __ListPromptsResultBuilder {
             prompts: __p::need(self.prompts, "prompts")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.next_cursor),
+            3usize => __f::Slot::Value(&mut self.ttl_ms),
+            4usize => __f::Slot::Value(&mut self.cache_scope),
+            5usize => __f::Slot::Value(&mut self.prompts),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListPromptsResult {
@@ -17503,6 +21942,55 @@ impl __p::Builder for __ListPromptsResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17677,6 +22165,65 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            2usize => __f::Slot::Value(&mut self.request_state),
+            3usize => __f::Slot::Value(&mut self.name),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
@@ -17920,6 +22467,60 @@ impl __p::Builder for __GetPromptRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -18108,6 +22709,60 @@ impl __p::Builder for __GetPromptResultBuilder {
             messages: __p::need(self.messages, "messages")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.messages),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for GetPromptResult {
@@ -18333,6 +22988,55 @@ impl __p::Builder for __GetPromptResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -18507,6 +23211,48 @@ impl __p::Shape for GetPromptResultResponseResult {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultResponseResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResultResponseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -18693,6 +23439,70 @@ impl __p::Builder for __PromptBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Prompt {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Prompt {
@@ -18944,6 +23754,60 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -19138,6 +24002,13 @@ impl crate::write::WriteJson for Role {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Role {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -19235,6 +24106,50 @@ impl __p::Builder for __PromptMessageBuilder {
             content: __p::need(self.content, "content")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptMessageBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptMessage {
@@ -19445,6 +24360,90 @@ impl __p::Builder for __ResourceLinkBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ResourceLinkBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource_link")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.size),
+            8usize => __f::Slot::Value(&mut self.meta),
+            9usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceLink {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceLinkBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceLink {
@@ -19778,6 +24777,60 @@ impl __p::Builder for __EmbeddedResourceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource")),
+            },
+            __f::Known {
+                key: "resource",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.resource),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            3usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__EmbeddedResourceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -20049,22 +25102,89 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResourceResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -20076,7 +25196,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -20201,6 +25321,57 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/prompts/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
@@ -20379,6 +25550,60 @@ impl __p::Builder for __ListToolsRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListToolsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListToolsRequest {
@@ -20598,6 +25823,70 @@ impl __p::Builder for __ListToolsResultBuilder {
             tools: __p::need(self.tools, "tools")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListToolsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "cacheScope",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.next_cursor),
+            3usize => __f::Slot::Value(&mut self.ttl_ms),
+            4usize => __f::Slot::Value(&mut self.cache_scope),
+            5usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListToolsResult {
@@ -20859,6 +26148,55 @@ impl __p::Builder for __ListToolsResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListToolsResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -21063,6 +26401,65 @@ impl __p::Builder for __CallToolResultBuilder {
             is_error: self.is_error,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.structured_content),
+            4usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolResult {
@@ -21306,6 +26703,55 @@ impl __p::Builder for __CallToolResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -21480,6 +26926,48 @@ impl __p::Shape for CallToolResultResponseResult {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultResponseResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResultResponseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -21658,6 +27146,65 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestState",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            2usize => __f::Slot::Value(&mut self.request_state),
+            3usize => __f::Slot::Value(&mut self.name),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
@@ -21901,6 +27448,60 @@ impl __p::Builder for __CallToolRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/call")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22086,6 +27687,57 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
             params: self.params,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/tools/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolListChangedNotificationBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
@@ -22286,6 +27938,65 @@ impl __p::Builder for __ToolAnnotationsBuilder {
             open_world_hint: self.open_world_hint,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolAnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "readOnlyHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "destructiveHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "idempotentHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "openWorldHint",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.title),
+            1usize => __f::Slot::Value(&mut self.read_only_hint),
+            2usize => __f::Slot::Value(&mut self.destructive_hint),
+            3usize => __f::Slot::Value(&mut self.idempotent_hint),
+            4usize => __f::Slot::Value(&mut self.open_world_hint),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolAnnotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolAnnotationsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolAnnotations {
@@ -22573,6 +28284,80 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputSchema",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "outputSchema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.input_schema),
+            5usize => __f::Slot::Value(&mut self.output_schema),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Tool {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22849,6 +28634,50 @@ impl __p::Builder for __ToolInputSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolInputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolInputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolInputSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22971,6 +28800,45 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
             schema: self.schema,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolOutputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolOutputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolOutputSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
@@ -23105,6 +28973,60 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "logger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.level),
+            2usize => __f::Slot::Value(&mut self.logger),
+            3usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
@@ -23318,6 +29240,55 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/message")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -23521,6 +29492,13 @@ impl crate::write::WriteJson for LoggingLevel {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for LoggingLevel {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -23694,6 +29672,90 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
             tool_choice: self.tool_choice,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "modelPreferences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "systemPrompt",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "includeContext",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "temperature",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxTokens",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopSequences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "metadata",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "toolChoice",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.messages),
+            1usize => __f::Slot::Value(&mut self.model_preferences),
+            2usize => __f::Slot::Value(&mut self.system_prompt),
+            3usize => __f::Slot::Value(&mut self.include_context),
+            4usize => __f::Slot::Value(&mut self.temperature),
+            5usize => __f::Slot::Value(&mut self.max_tokens),
+            6usize => __f::Slot::Value(&mut self.stop_sequences),
+            7usize => __f::Slot::Value(&mut self.metadata),
+            8usize => __f::Slot::Value(&mut self.tools),
+            9usize => __f::Slot::Value(&mut self.tool_choice),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
@@ -24029,6 +30091,13 @@ impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -24129,6 +30198,45 @@ impl __p::Builder for __ToolChoiceBuilder {
             mode: self.mode,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolChoiceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolChoice {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolChoiceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolChoice {
@@ -24260,6 +30368,13 @@ impl crate::write::WriteJson for ToolChoiceMode {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ToolChoiceMode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -24371,6 +30486,50 @@ impl __p::Builder for __CreateMessageRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("sampling/createMessage")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
@@ -24546,6 +30705,65 @@ impl __p::Builder for __CreateMessageResultBuilder {
             stop_reason: self.stop_reason,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "model",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopReason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.model),
+            4usize => __f::Slot::Value(&mut self.stop_reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageResult {
@@ -24775,6 +30993,13 @@ impl crate::write::WriteJson for CreateMessageResultStopReason {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResultStopReason {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -24877,6 +31102,55 @@ impl __p::Builder for __SamplingMessageBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SamplingMessageBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamplingMessage {
@@ -25064,6 +31338,31 @@ impl __p::Shape for SamplingMessageContent {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'[') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlockArray(
+                        <Vec<
+                            SamplingMessageContentBlock,
+                        > as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'{') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlock(
+                        <SamplingMessageContentBlock as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -25096,7 +31395,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                     SamplingMessageContent::SamplingMessageContentBlock(
                         <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }
@@ -25264,6 +31563,64 @@ impl __p::Shape for SamplingMessageContentBlock {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ToolUseContent(b) => __f::Slots::known(b),
+            Self::ToolResultContent(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ToolUseContent(b) => __f::Slots::slot(b, i),
+            Self::ToolResultContent(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolUseContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolResultContent(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ToolUseContent(b) => __f::Slots::extra(b),
+            Self::ToolResultContent(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -25506,6 +31863,55 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __AnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "audience",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "priority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "lastModified",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.audience),
+            1usize => __f::Slot::Value(&mut self.priority),
+            2usize => __f::Slot::Value(&mut self.last_modified),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Annotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AnnotationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -25715,6 +32121,64 @@ impl __p::Shape for ContentBlock {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ResourceLink(b) => __f::Slots::known(b),
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ResourceLink(b) => __f::Slots::slot(b, i),
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceLink(b) => __f::Slots::unknown(b, key, r),
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ResourceLink(b) => __f::Slots::extra(b),
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -25929,6 +32393,60 @@ impl __p::Builder for __TextContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TextContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("text")),
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.text),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            3usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -26127,6 +32645,65 @@ impl __p::Builder for __ImageContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ImageContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("image")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ImageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImageContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImageContent {
@@ -26346,6 +32923,65 @@ impl __p::Builder for __AudioContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AudioContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("audio")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AudioContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AudioContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for AudioContent {
@@ -26572,6 +33208,65 @@ impl __p::Builder for __ToolUseContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolUseContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_use")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "input",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.name),
+            3usize => __f::Slot::Value(&mut self.input),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolUseContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolUseContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolUseContent {
@@ -26815,6 +33510,70 @@ impl __p::Builder for __ToolResultContentBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToolResultContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_result")),
+            },
+            __f::Known {
+                key: "toolUseId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.tool_use_id),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.structured_content),
+            4usize => __f::Slot::Value(&mut self.is_error),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolResultContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolResultContentBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolResultContent {
@@ -27089,6 +33848,60 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelPreferencesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "hints",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "costPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "speedPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "intelligencePriority",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.hints),
+            1usize => __f::Slot::Value(&mut self.cost_priority),
+            2usize => __f::Slot::Value(&mut self.speed_priority),
+            3usize => __f::Slot::Value(&mut self.intelligence_priority),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelPreferences {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelPreferencesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27288,6 +34101,45 @@ impl __p::Builder for __ModelHintBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelHintBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelHint {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelHintBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27422,6 +34274,60 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
             context: self.context,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ref",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "argument",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "context",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.r#ref),
+            2usize => __f::Slot::Value(&mut self.argument),
+            3usize => __f::Slot::Value(&mut self.context),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
@@ -27649,6 +34555,52 @@ impl __p::Shape for CompleteRequestParamsRef {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsRefBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PromptReference(b) => __f::Slots::known(b),
+            Self::ResourceTemplateReference(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::slot(b, i),
+            Self::ResourceTemplateReference(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceTemplateReference(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::extra(b),
+            Self::ResourceTemplateReference(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsRef {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __CompleteRequestParamsRefBuilder {
     PromptReference(__PromptReferenceBuilder),
     ResourceTemplateReference(__ResourceTemplateReferenceBuilder),
@@ -27813,6 +34765,50 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "value",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.value),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27946,6 +34942,45 @@ impl __p::Builder for __CompleteRequestParamsContextBuilder {
             arguments: self.arguments,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsContextBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsContextBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
@@ -28092,6 +35127,60 @@ impl __p::Builder for __CompleteRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("completion/complete")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteRequest {
@@ -28278,6 +35367,55 @@ impl __p::Builder for __CompleteResultBuilder {
             completion: __p::need(self.completion, "completion")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completion",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.result_type),
+            2usize => __f::Slot::Value(&mut self.completion),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CompleteResult {
@@ -28471,6 +35609,55 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultCompletionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "values",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "hasMore",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.values),
+            1usize => __f::Slot::Value(&mut self.total),
+            2usize => __f::Slot::Value(&mut self.has_more),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResultCompletion {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultCompletionBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -28657,6 +35844,55 @@ impl __p::Builder for __CompleteResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -28820,6 +36056,50 @@ impl __p::Builder for __ResourceTemplateReferenceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/resource")),
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplateReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateReferenceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -28972,6 +36252,55 @@ impl __p::Builder for __PromptReferenceBuilder {
             title: self.title,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PromptReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/prompt")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptReferenceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PromptReference {
@@ -29149,6 +36478,50 @@ impl __p::Builder for __ListRootsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("roots/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29279,6 +36652,45 @@ impl __p::Builder for __ListRootsRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29403,6 +36815,45 @@ impl __p::Builder for __ListRootsResultBuilder {
             roots: __p::need(self.roots, "roots")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListRootsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.roots),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListRootsResult {
@@ -29540,6 +36991,55 @@ impl __p::Builder for __RootBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RootBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Root {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Root {
@@ -29728,6 +37228,55 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestFormParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("form")),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "requestedSchema",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_mode),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.requested_schema),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestFormParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestFormParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29905,6 +37454,60 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
             required: self.required,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestFormParamsRequestedSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestFormParamsRequestedSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
@@ -30112,6 +37715,55 @@ impl __p::Builder for __ElicitRequestURLParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestURLParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("url")),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_mode),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestURLParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestURLParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -30296,6 +37948,52 @@ impl __p::Shape for ElicitRequestParams {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ElicitRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::known(b),
+            Self::ElicitRequestURLParams(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequestURLParams(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequestURLParams(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::extra(b),
+            Self::ElicitRequestURLParams(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ElicitRequestParamsBuilder {
     ElicitRequestFormParams(__ElicitRequestFormParamsBuilder),
     ElicitRequestURLParams(__ElicitRequestURLParamsBuilder),
@@ -30463,6 +38161,50 @@ impl __p::Builder for __ElicitRequestBuilder {
             params: __p::need(self.params, "params")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("elicitation/create")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitRequest {
@@ -30711,35 +38453,122 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .feed(__StringSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::StringSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .feed(__NumberSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::NumberSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .feed(__BooleanSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::BooleanSchema),
                 )
             }
             3usize => {
                 Some(
-                    <EnumSchema as __p::Keyed>::read::<E>(o)
+                    <EnumSchema as __p::Keyed>::read(o)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PrimitiveSchemaDefinitionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::StringSchema(b) => __f::Slots::known(b),
+            Self::NumberSchema(b) => __f::Slots::known(b),
+            Self::BooleanSchema(b) => __f::Slots::known(b),
+            Self::EnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::slot(b, i),
+            Self::NumberSchema(b) => __f::Slots::slot(b, i),
+            Self::BooleanSchema(b) => __f::Slots::slot(b, i),
+            Self::EnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::NumberSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::BooleanSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::EnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::extra(b),
+            Self::NumberSchema(b) => __f::Slots::extra(b),
+            Self::BooleanSchema(b) => __f::Slots::extra(b),
+            Self::EnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__StringSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__NumberSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__BooleanSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    <EnumSchema as __f::FastRead>::read_fast(r)
                         .map(PrimitiveSchemaDefinition::EnumSchema),
                 )
             }
@@ -30751,7 +38580,7 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<PrimitiveSchemaDefinition>::default())
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -31004,6 +38833,75 @@ impl __p::Builder for __StringSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __StringSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minLength",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxLength",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "format",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_length),
+            4usize => __f::Slot::Value(&mut self.max_length),
+            5usize => __f::Slot::Value(&mut self.format),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for StringSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__StringSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for StringSchema {
@@ -31265,6 +39163,13 @@ impl crate::write::WriteJson for StringSchemaFormat {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for StringSchemaFormat {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -31388,6 +39293,70 @@ impl __p::Builder for __NumberSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NumberSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minimum",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maximum",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.minimum),
+            4usize => __f::Slot::Value(&mut self.maximum),
+            5usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NumberSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NumberSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for NumberSchema {
@@ -31636,6 +39605,13 @@ impl crate::write::WriteJson for NumberSchemaType {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for NumberSchemaType {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchemaType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -31750,6 +39726,60 @@ impl __p::Builder for __BooleanSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BooleanSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("boolean")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BooleanSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BooleanSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for BooleanSchema {
@@ -31955,6 +39985,65 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UntitledSingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.r#enum),
+            4usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledSingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
@@ -32194,6 +40283,65 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledSingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "oneOf",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.one_of),
+            4usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledSingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -32413,6 +40561,50 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
             title: __p::need(self.title, "title")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "const",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#const),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledSingleSelectEnumSchemaOneOfItemBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
@@ -32659,22 +40851,89 @@ impl __p::Keyed for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledSingleSelectEnumSchemaBuilder::default())
                         .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for SingleSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
+                        .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
                         .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
                 )
             }
@@ -32686,7 +40945,7 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, SingleSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<SingleSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
@@ -32840,6 +41099,75 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __UntitledMultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("array")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_items),
+            4usize => __f::Slot::Value(&mut self.max_items),
+            5usize => __f::Slot::Value(&mut self.items),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledMultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
@@ -33106,6 +41434,50 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UntitledMultiSelectEnumSchemaItemsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.r#enum),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledMultiSelectEnumSchemaItemsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33274,6 +41646,75 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("array")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_items),
+            4usize => __f::Slot::Value(&mut self.max_items),
+            5usize => __f::Slot::Value(&mut self.items),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
@@ -33538,6 +41979,50 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "const",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#const),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33673,6 +42158,45 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
             any_of: __p::need(self.any_of, "anyOf")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaItemsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "anyOf",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.any_of),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaItemsBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
@@ -33895,22 +42419,89 @@ impl __p::Keyed for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledMultiSelectEnumSchemaBuilder::default())
                         .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __MultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for MultiSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
+                        .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
                         .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
                 )
             }
@@ -33922,7 +42513,7 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, MultiSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<MultiSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
@@ -34069,6 +42660,70 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
             default: self.default,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LegacyTitledEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "enumNames",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.r#enum),
+            4usize => __f::Slot::Value(&mut self.enum_names),
+            5usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LegacyTitledEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
@@ -34411,27 +43066,104 @@ impl __p::Keyed for EnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
-                    <SingleSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <SingleSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::SingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
-                    <MultiSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <MultiSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::MultiSelectEnumSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__LegacyTitledEnumSchemaBuilder::default())
+                        .feed(__LegacyTitledEnumSchemaBuilder::default())
+                        .map(EnumSchema::LegacyTitledEnumSchema),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __EnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    <SingleSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::SingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    <MultiSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::MultiSelectEnumSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
                         .map(EnumSchema::LegacyTitledEnumSchema),
                 )
             }
@@ -34443,7 +43175,7 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EnumSchema>::default())
     }
 }
 impl __v::Validate for EnumSchema {
@@ -34636,6 +43368,50 @@ impl __p::Builder for __ElicitResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "action",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.action),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -34800,6 +43576,13 @@ impl crate::write::WriteJson for ElicitResultAction {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ElicitResultAction {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -34933,6 +43716,52 @@ impl __p::Shape for ElicitResultContentValue {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitResultContentValue {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(
+                    ElicitResultContentValue::String(
+                        <String as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b't' | b'f') => {
+                Ok(
+                    ElicitResultContentValue::Boolean(
+                        <bool as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'[') => {
+                Ok(
+                    ElicitResultContentValue::StringArray(
+                        <Vec<String> as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    Ok(
+                        ElicitResultContentValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                } else {
+                    Ok(
+                        ElicitResultContentValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
@@ -35223,6 +44052,84 @@ impl __p::Shape for ClientRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::known(b),
+            Self::CompleteRequest(b) => __f::Slots::known(b),
+            Self::GetPromptRequest(b) => __f::Slots::known(b),
+            Self::ListPromptsRequest(b) => __f::Slots::known(b),
+            Self::ListResourcesRequest(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceRequest(b) => __f::Slots::known(b),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ListToolsRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::slot(b, i),
+            Self::CompleteRequest(b) => __f::Slots::slot(b, i),
+            Self::GetPromptRequest(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceRequest(b) => __f::Slots::slot(b, i),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ListToolsRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::DiscoverRequest(b) => __f::Slots::extra(b),
+            Self::CompleteRequest(b) => __f::Slots::extra(b),
+            Self::GetPromptRequest(b) => __f::Slots::extra(b),
+            Self::ListPromptsRequest(b) => __f::Slots::extra(b),
+            Self::ListResourcesRequest(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceRequest(b) => __f::Slots::extra(b),
+            Self::SubscriptionsListenRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ListToolsRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -35660,6 +44567,78 @@ impl __p::Shape for ServerNotification {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::known(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::known(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::known(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::known(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::known(b),
+            Self::SubscriptionsAcknowledgedNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::LoggingMessageNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ToolListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::PromptListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::SubscriptionsAcknowledgedNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::LoggingMessageNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::PromptListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscriptionsAcknowledgedNotification(b) => {
+                __f::Slots::unknown(b, key, r)
+            }
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::extra(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::extra(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::extra(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::extra(b),
+            Self::SubscriptionsAcknowledgedNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -36299,92 +45278,254 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__DiscoverResultBuilder::default())
+                        .feed(__DiscoverResultBuilder::default())
                         .map(ServerResult::DiscoverResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__SubscriptionsListenResultBuilder::default())
+                        .feed(__SubscriptionsListenResultBuilder::default())
                         .map(ServerResult::SubscriptionsListenResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             10usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
                         .map(ServerResult::ListToolsResult),
                 )
             }
             11usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InputRequiredResultBuilder::default())
+                        .feed(__InputRequiredResultBuilder::default())
+                        .map(ServerResult::InputRequiredResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::DiscoverResult(b) => __f::Slots::known(b),
+            Self::CompleteResult(b) => __f::Slots::known(b),
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::ListPromptsResult(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::known(b),
+            Self::ListResourcesResult(b) => __f::Slots::known(b),
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::SubscriptionsListenResult(b) => __f::Slots::known(b),
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::ListToolsResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::DiscoverResult(b) => __f::Slots::slot(b, i),
+            Self::CompleteResult(b) => __f::Slots::slot(b, i),
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::SubscriptionsListenResult(b) => __f::Slots::slot(b, i),
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::ListToolsResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::DiscoverResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscriptionsListenResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::DiscoverResult(b) => __f::Slots::extra(b),
+            Self::CompleteResult(b) => __f::Slots::extra(b),
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::ListPromptsResult(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::extra(b),
+            Self::ListResourcesResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::SubscriptionsListenResult(b) => __f::Slots::extra(b),
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::ListToolsResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__DiscoverResultBuilder>(r)
+                        .map(ServerResult::DiscoverResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__SubscriptionsListenResultBuilder>(r)
+                        .map(ServerResult::SubscriptionsListenResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            10usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            11usize => {
+                Some(
+                    __f::read_struct::<__InputRequiredResultBuilder>(r)
                         .map(ServerResult::InputRequiredResult),
                 )
             }
@@ -36396,7 +45537,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

@@ -102,15 +102,27 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         self.deserialize_unit(visitor)
     }
 
+    // Only the two names the crate's reader hands text over for: the visitor of any other
+    // newtype struct is left to serde_json, so that a generated type's visitor, whose
+    // `visit_newtype_struct` is its serde path, is never compiled for this reader.
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
-        if name != RAW_TOKEN {
-            return visitor.visit_newtype_struct(self);
+        if name == RAW_TOKEN {
+            // The value's text, as serde_json's raw values and the crate's kept values take it.
+            self.peek();
+            let start = self.pos;
+            self.skip()?;
+            let text = &self.text[start..self.pos];
+            // serde_json's own raw values take the text only as a map (which would compile
+            // every generated type's visitor for one here): they are left to serde_json.
+            return hand_over(Handover::Raw, || visitor.visit_borrowed_str::<GiveUp>(text)).or_else(|_| give_up());
         }
-        // serde_json's raw-value protocol: a one-entry map from the token to the value's text.
-        self.peek();
-        let start = self.pos;
-        self.skip()?;
-        visitor.visit_map(RawEntry(Some(&self.text[start..self.pos])))
+        if name != FAST_TOKEN || self.peek().is_none() {
+            return give_up();
+        }
+        let rest = &self.text[self.pos..];
+        let v = hand_over(Handover::Rest { depth: self.depth }, || visitor.visit_borrowed_str(rest))?;
+        self.pos += take_read();
+        Ok(v)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -200,43 +212,5 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.r.colon()?;
         seed.deserialize(&mut *self.r)
-    }
-}
-
-/// The one entry serde_json's raw-value protocol hands to the visitor.
-pub(super) struct RawEntry<'de>(Option<&'de str>);
-
-impl<'de> de::MapAccess<'de> for RawEntry<'de> {
-    type Error = GiveUp;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.0.is_none() {
-            return Ok(None);
-        }
-        seed.deserialize(RawKey).map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        match self.0.take() {
-            Some(text) => seed.deserialize(BorrowedStrDeserializer::<GiveUp>::new(text)),
-            None => give_up(),
-        }
-    }
-}
-
-/// The key of [`RawEntry`]: the token, however it is asked for.
-pub(super) struct RawKey;
-
-impl<'de> de::Deserializer<'de> for RawKey {
-    type Error = GiveUp;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_borrowed_str(RAW_TOKEN)
-    }
-
-    forward_to_deserialize_any! {
-        bool u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 char str string seq
-        bytes byte_buf map struct option unit newtype_struct ignored_any
-        unit_struct tuple_struct tuple enum identifier
     }
 }

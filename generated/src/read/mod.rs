@@ -4,9 +4,17 @@
 //! It checks the input's UTF-8 once, up front, so strings are slices of it; it finds the end
 //! of a string eight bytes at a time, and of a long one in 64-byte blocks; and its framing
 //! (whitespace, commas, colons, brackets) is shared code rather than inlined into every
-//! type's visitor. It makes the same visitor calls
-//! serde_json makes for the same JSON (`visit_borrowed_str` for a string without escapes,
-//! `visit_u64` / `visit_i64` / `visit_f64` by the same rules, serde_json's raw-value protocol).
+//! type's visitor.
+//!
+//! The generated types are read without serde's visitors ([`fast`]): per struct a table of its
+//! keys and a slot per key, one loop for every object, a union's member picked before its object
+//! is read. The JSON-RPC envelopes (`Message`) and the unions decided by keys reach that path from
+//! serde: this reader hands them the rest of the input (a newtype struct of a private name, which
+//! every other deserializer passes on to the type's serde visitor). Any other type is read through
+//! serde: the reader makes the same visitor calls serde_json makes for the same JSON
+//! (`visit_borrowed_str` for a string without escapes, `visit_u64` / `visit_i64` / `visit_f64` by
+//! the same rules); a value kept unread takes its text as a string handed over. serde_json's own
+//! `RawValue` is left to serde_json.
 //!
 //! It never reports an error of its own. At anything it does not handle exactly as serde_json
 //! does (malformed JSON, integers beyond 64 bits, exponents beyond three digits, `enum`s, byte
@@ -21,9 +29,8 @@ use std::fmt;
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
-use serde::forward_to_deserialize_any;
 
-use crate::runtime::__private::with_guessing;
+use crate::runtime::__private::{hand_over, take_read, with_guessing, Handover, Key, FAST_TOKEN};
 
 // The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
@@ -38,7 +45,7 @@ thread_local! {
 /// The read ends; the input is to be read by serde_json. When the reader itself gives up
 /// ([`GiveUp::new`]) that is recorded, so a visitor that catches it cannot hide it.
 #[derive(Debug)]
-pub(crate) struct GiveUp;
+pub struct GiveUp;
 
 impl GiveUp {
     #[cold]
@@ -66,6 +73,11 @@ impl de::Error for GiveUp {
 
 type Result<T> = std::result::Result<T, GiveUp>;
 
+/// Whether the reader has given up on the input being read.
+fn gave_up() -> bool {
+    GAVE_UP.with(|g| g.get())
+}
+
 #[cold]
 fn give_up<T>() -> Result<T> {
     Err(GiveUp::new())
@@ -74,7 +86,7 @@ fn give_up<T>() -> Result<T> {
 /// Reads `text` as one `T`, or `None` when serde_json must read it.
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
-    let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, depth: 0, scratch: String::new() };
+    let mut r = Reader::new(text, 0);
     let out = T::deserialize(&mut r).and_then(|v| match r.peek() {
         None => Ok(v),
         Some(_) => give_up(),
@@ -87,6 +99,7 @@ pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
 }
 
 mod deserializer;
+pub mod fast;
 mod reader;
 
 use reader::*;
@@ -150,6 +163,13 @@ fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
         (_, true) => with_guessing(false, || read(json)).0,
         (None, false) => None,
     }
+}
+
+/// The crate's own reader alone: `Some` when it read `json` as `T`, `None` when [`from_str`]
+/// would leave it to serde_json. For tests that check which path read a value, not only the value.
+#[doc(hidden)]
+pub fn read_here<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
+    read_fast(json)
 }
 
 fn guess_then_read<T>(read: impl Fn() -> std::result::Result<T, serde_json::Error>) -> std::result::Result<T, serde_json::Error> {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(super) struct Reader<'de> {
+pub struct Reader<'de> {
     pub(super) text: &'de str,
     pub(super) bytes: &'de [u8],
     pub(super) pos: usize,
@@ -74,6 +74,22 @@ pub(super) fn find_special(bytes: &[u8], mut i: usize) -> usize {
 }
 
 impl<'de> Reader<'de> {
+    /// A reader of `text`, which starts `depth` levels deep in the document.
+    pub(super) fn new(text: &'de str, depth: u32) -> Self {
+        Reader { text, bytes: text.as_bytes(), pos: 0, depth, scratch: String::new() }
+    }
+
+    /// An object's key, at its opening quote.
+    pub(super) fn key(&mut self) -> Result<Key<'de>> {
+        if self.peek() != Some(b'"') {
+            return give_up();
+        }
+        Ok(match self.string()? {
+            Str::Input(s) => Key::Borrowed(s),
+            Str::Scratch(s) => Key::Owned(s.to_string()),
+        })
+    }
+
     /// The next byte that is not whitespace, not consumed.
     #[inline]
     pub(super) fn peek(&mut self) -> Option<u8> {

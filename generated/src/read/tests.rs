@@ -105,12 +105,27 @@ fn a_caught_give_up_still_gives_up_but_a_caught_visitor_error_does_not() {
     assert!(read::<de::IgnoredAny>("1").is_some());
 }
 
+/// The crate's kept values take a value's text from this reader; serde_json's `RawValue`,
+/// which takes it only as serde_json's one-entry map, is left to serde_json, and is the text.
 #[test]
 fn raw_values_are_the_input_text() {
-    let v: Option<Box<serde_json::value::RawValue>> = read(r#" { "a" : [1, 2] } "#);
-    assert_eq!(v.unwrap().get(), r#"{ "a" : [1, 2] }"#);
-    let v: Option<Vec<Box<serde_json::value::RawValue>>> = read(r#"[1, "x\n", {}]"#);
-    assert_eq!(v.unwrap().iter().map(|r| r.get()).collect::<Vec<_>>(), ["1", r#""x\n""#, "{}"]);
+    use crate::runtime::__private::Raw;
+    struct Kept(String);
+    impl<'de> de::Deserialize<'de> for Kept {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            match Raw::deserialize(d)? {
+                Raw::Text(t) => Ok(Kept(t.to_string())),
+                _ => Err(de::Error::custom("not kept as text")),
+            }
+        }
+    }
+    let v: Option<Vec<Kept>> = read(r#"[1, "x\n", { "a" : [1, 2] }]"#);
+    assert_eq!(v.unwrap().iter().map(|k| k.0.as_str()).collect::<Vec<_>>(), ["1", r#""x\n""#, r#"{ "a" : [1, 2] }"#]);
+    assert!(read::<Box<serde_json::value::RawValue>>(r#" { "a" : [1, 2] } "#).is_none());
+    let v: Box<serde_json::value::RawValue> = crate::from_str(r#" { "a" : [1, 2] } "#).unwrap();
+    assert_eq!(v.get(), r#"{ "a" : [1, 2] }"#);
+    let v: Vec<Box<serde_json::value::RawValue>> = crate::from_str(r#"[1, "x\n", {}]"#).unwrap();
+    assert_eq!(v.iter().map(|r| r.get()).collect::<Vec<_>>(), ["1", r#""x\n""#, "{}"]);
 }
 
 /// Numbers of every shape the grammar allows (and some it does not), from a fixed seed:
@@ -176,4 +191,37 @@ fn strings_at_every_chunk_offset() {
             assert!(agrees(&json), "{json}");
         }
     }
+}
+
+/// The table path (`fast`) on the envelopes: what it reads is serde_json's value, and what the
+/// serde path refuses it leaves to serde_json, whose error is the answer.
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn envelopes_read_by_the_tables_as_serde_json_reads_them() {
+    use crate::v2025_11_25::{ClientMessage, JSONRPCMessage, ServerMessage};
+    fn same<T: de::DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) {
+        let here: T = read(json).unwrap_or_else(|| panic!("left to serde_json: {json}: {:?}", serde_json::from_str::<T>(json)));
+        assert_eq!(here, serde_json::from_str::<T>(json).unwrap(), "{json}");
+    }
+    fn left<T: de::DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) {
+        assert!(read::<T>(json).is_none(), "read here: {json}");
+        let theirs = serde_json::from_str::<T>(json).map_err(|e| e.to_string());
+        assert_eq!(crate::from_str::<T>(json).map_err(|e| e.to_string()), theirs, "{json}");
+    }
+    // Keys before the tag, escapes, unknown keys.
+    same::<ClientMessage>(r#"{"params":{"name":"t","arguments":{"a":[1,2.5,-3,null]}},"jsonrpc":"2.0","id":"a\u0062","method":"tools/call","x":null}"#);
+    // A method neither side names: a request with an `id`, else a notification.
+    same::<ClientMessage>(r#"{"jsonrpc":"2.0","id":1,"method":"x/y","params":{}}"#);
+    same::<ClientMessage>(r#"{"jsonrpc":"2.0","method":"x/y"}"#);
+    // A result decided by a key (with an optional field's `null`, kept among the unknown keys),
+    // one ranked over all its keys, an error.
+    same::<ServerMessage>(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","title":null,"inputSchema":{"type":"object"}}]}}"#);
+    same::<ServerMessage>(r#"{"id":3,"result":{"_meta":{"k":"v"}},"jsonrpc":"2.0"}"#);
+    same::<JSONRPCMessage>(r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no"}}"#);
+    // Refused by the serde path: a repeated key, a notification with an `id`, a wrong literal,
+    // a value of the wrong type.
+    left::<ClientMessage>(r#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#);
+    left::<ClientMessage>(r#"{"jsonrpc":"2.0","method":"notifications/initialized","id":5}"#);
+    left::<ServerMessage>(r#"{"jsonrpc":"1.0","id":2,"result":{}}"#);
+    left::<ServerMessage>(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":"none"}}"#);
 }

@@ -536,18 +536,7 @@ impl SchemaType for NoRequests {
     }
 }
 
-impl<'de, Id, Req, Notif, Res, Err> Deserialize<'de> for Message<Id, Req, Notif, Res, Err>
-where
-    Id: DeserializeOwned,
-    Req: __private::Tagged + DeserializeOwned,
-    Notif: __private::Tagged + DeserializeOwned,
-    Res: DeserializeOwned,
-    Err: DeserializeOwned,
-{
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(__private::MessageVisitor(std::marker::PhantomData))
-    }
-}
+// `Message`'s `Deserialize` is in `read::fast`, beside the crate reader's own path for it.
 
 #[doc(hidden)]
 pub mod __private;

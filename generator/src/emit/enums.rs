@@ -72,6 +72,14 @@ impl<'a> Ctx<'a> {
 
             #write_json
 
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    __f::read_enum(r, Self::from_wire)
+                }
+            }
+
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d).map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(format_args!("expected {}: {e}", #expecting)))?;

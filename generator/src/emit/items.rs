@@ -76,6 +76,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
 
         #map_use
         use crate::runtime::{self as __rt, __private as __p};
+        use crate::read::fast as __f;
         use crate::validate as __v;
         #(#uses)*
 

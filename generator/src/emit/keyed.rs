@@ -83,9 +83,9 @@ impl<'a> Ctx<'a> {
                 quote! { #name::#v }
             };
             let read = match m.kind {
-                MemberKind::Struct => quote! { Some(o.feed::<_, E>(#b::default()).map(#wrap)) },
-                MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed::<_, E>(b).map(#wrap)) },
-                MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read::<E>(o).map(#wrap)) },
+                MemberKind::Struct => quote! { Some(o.feed(#b::default()).map(#wrap)) },
+                MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed(b).map(#wrap)) },
+                MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read(o).map(#wrap)) },
             };
             quote! { #i => #read, }
         });
@@ -98,6 +98,9 @@ impl<'a> Ctx<'a> {
                 }
             }
         });
+        // `read_member` is `#[inline]`: not generic, it would otherwise be compiled into the crate for
+        // every keyed union, where a read of the union compiles it only where it is used.
+        let fast = self.keyed_fast_read(item, u, keyed, &vnames, &vbuilders, &inner_tys);
         let n = u.variants.len();
         let expecting = format!("a {} object", item.name);
         quote! {
@@ -142,7 +145,8 @@ impl<'a> Ctx<'a> {
                         _ => None,
                     }
                 }
-                fn read_member<'de, E: serde::de::Error>(member: usize, o: &__p::RawObject<'de>) -> Option<::core::result::Result<Self, E>> {
+                #[inline]
+                fn read_member(member: usize, o: &__p::RawObject<'_>) -> Option<::core::result::Result<Self, __p::KeptError>> {
                     match member {
                         #(#reads)*
                         _ => None,
@@ -150,9 +154,11 @@ impl<'a> Ctx<'a> {
                 }
             }
 
+            #fast
+
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    __p::deserialize_keyed::<D, #name>(d)
+                    __f::deserialize(d, __p::KeyedVisitor::<#name>::default())
                 }
             }
         }
@@ -216,5 +222,54 @@ impl<'a> Ctx<'a> {
                 #settled
             }
         })
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// A keyed union as the crate's reader reads it: its builder's table and slots, and each
+    /// member read by the table path (see `read::fast::read_keyed`).
+    fn keyed_fast_read(&self, item: &Item, u: &Union, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream], inner_tys: &[TokenStream]) -> TokenStream {
+        let name = format_ident!("{}", item.name);
+        let builder = builder_ident(&item.name);
+        let me = self.here(&item.name);
+        let members = &keyed.members;
+        let fast_reads = members.iter().enumerate().map(|(i, m)| {
+            let v = &vnames[i];
+            let t = &inner_tys[i];
+            let b = &vbuilders[i];
+            let wrap = if self.recursive(&me, &u.variants[i].ty) {
+                quote! { |m| #name::#v(Box::new(m)) }
+            } else {
+                quote! { #name::#v }
+            };
+            let read = match m.kind {
+                MemberKind::Struct => quote! { __f::read_struct::<#b>(r) },
+                MemberKind::Tagged | MemberKind::Keyed => quote! { <#t as __f::FastRead>::read_fast(r) },
+            };
+            quote! { #i => Some(#read.map(#wrap)), }
+        });
+        let slots = super::unions::member_slots(&builder, vnames, false);
+        quote! {
+            #slots
+
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    __f::read_keyed::<Self>(r)
+                }
+            }
+
+            #[doc(hidden)]
+            impl __f::KeyedFast for #name {
+                #[inline]
+                fn read_member_fast(member: usize, r: &mut __f::Reader<'_>) -> Option<__f::Fast<Self>> {
+                    match member {
+                        #(#fast_reads)*
+                        _ => None,
+                    }
+                }
+            }
+        }
     }
 }

@@ -29,11 +29,16 @@ impl<'a> Ctx<'a> {
         let docs = doc_attrs(&lines);
         let dep = Self::deprecated(&item.doc);
 
-        let FieldCode { fields, slots, arms, checks, inits, writes, required_keys, known_fits, score_lits, all_default } = self.field_code(item, s, typed_rest);
+        let FieldCode { fields, slots, arms, knowns, slot_arms, checks, inits, writes, required_keys, known_fits, score_lits, all_default } = self.field_code(item, s, typed_rest);
         let extra_doc = if s.rest_declared {
             " Other keys, which the schema allows (index signature)."
         } else {
             " Keys this schema does not define, kept as received so they are written back."
+        };
+        let (fast_unknown, fast_extra) = if typed_rest {
+            (quote! { __f::rest(&mut self.extra, key, r) }, quote! { None })
+        } else {
+            (quote! { __f::unknown(&mut self.extra, key, r) }, quote! { Some(&mut self.extra) })
         };
         let unknown_arm = if typed_rest {
             quote! { _ => __p::rest(&mut self.extra, key, src), }
@@ -82,6 +87,38 @@ impl<'a> Ctx<'a> {
                 fn finish<E: serde::de::Error>(self) -> ::core::result::Result<#name, E> {
                     #(#checks)*
                     #finish_body
+                }
+            }
+
+            #[doc(hidden)]
+            impl __f::Slots for #builder {
+                #[inline]
+                fn known(&self) -> &'static [__f::Known] {
+                    const KNOWN: &[__f::Known] = &[#(#knowns),*];
+                    KNOWN
+                }
+                #[inline]
+                fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+                    match i {
+                        #(#slot_arms)*
+                        _ => __f::Slot::Gone,
+                    }
+                }
+                #[inline]
+                fn unknown<'de>(&mut self, key: __p::Key<'de>, r: &mut __f::Reader<'de>) -> __f::Fast<()> {
+                    #fast_unknown
+                }
+                #[inline]
+                fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+                    #fast_extra
+                }
+            }
+
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    __f::read_struct::<#builder>(r)
                 }
             }
 
@@ -153,6 +190,8 @@ impl<'a> Ctx<'a> {
         let mut fields = Vec::new();
         let mut slots = Vec::new();
         let mut arms = Vec::new();
+        let mut knowns = Vec::new();
+        let mut slot_arms = Vec::new();
         let mut checks = Vec::new();
         let mut inits = Vec::new();
         let mut writes = Vec::new();
@@ -178,6 +217,9 @@ impl<'a> Ctx<'a> {
                 score_lits.push(quote! { (#wire, #must, #lt) });
                 slots.push(quote! { #flag: bool, });
                 arms.push(quote! { #wire => __p::literal(&mut self.#flag, #wire, #lt, src), });
+                let i = knowns.len();
+                knowns.push(quote! { __f::Known { key: #wire, rule: __f::Rule::Literal(#lt) } });
+                slot_arms.push(quote! { #i => __f::Slot::Seen(&mut self.#flag), });
                 if f.optional {
                     let note = format!(" Whether `\"{wire}\": {}` is present (the schema makes it optional).", l.describe());
                     fields.push(quote! { #fdocs #[doc = #note] #fdep pub #ident: bool, });
@@ -207,6 +249,11 @@ impl<'a> Ctx<'a> {
                     quote! { #wire => __p::optional(&mut self.#ident, key, src, &mut self.extra), }
                 };
                 arms.push(arm);
+                // `optional_value` reads like `required`: `null` is a value of its own there.
+                let rule = if is_nullable || is_value || typed_rest { quote! { Required } } else { quote! { Optional } };
+                let i = knowns.len();
+                knowns.push(quote! { __f::Known { key: #wire, rule: __f::Rule::#rule } });
+                slot_arms.push(quote! { #i => __f::Slot::Value(&mut self.#ident), });
                 inits.push(quote! { #ident: self.#ident, });
                 writes.push(quote! { if let Some(v) = &self.#ident { m.serialize_entry(#wire, v)?; } });
             } else {
@@ -215,11 +262,14 @@ impl<'a> Ctx<'a> {
                 fields.push(quote! { #fdocs #fdep pub #ident: #ty, });
                 slots.push(quote! { #ident: Option<#ty>, });
                 arms.push(quote! { #wire => __p::required(&mut self.#ident, #wire, src), });
+                let i = knowns.len();
+                knowns.push(quote! { __f::Known { key: #wire, rule: __f::Rule::Required } });
+                slot_arms.push(quote! { #i => __f::Slot::Value(&mut self.#ident), });
                 inits.push(quote! { #ident: __p::need(self.#ident, #wire)?, });
                 writes.push(quote! { m.serialize_entry(#wire, &self.#ident)?; });
             }
         }
-        FieldCode { fields, slots, arms, checks, inits, writes, required_keys, known_fits, score_lits, all_default }
+        FieldCode { fields, slots, arms, knowns, slot_arms, checks, inits, writes, required_keys, known_fits, score_lits, all_default }
     }
 
     /// The end of `finish`: the struct from its fields, then the configured moves of a key
@@ -357,6 +407,9 @@ struct FieldCode {
     fields: Vec<TokenStream>,
     slots: Vec<TokenStream>,
     arms: Vec<TokenStream>,
+    /// The reader's table (`__f::Known`) and slot per key, in one order.
+    knowns: Vec<TokenStream>,
+    slot_arms: Vec<TokenStream>,
     checks: Vec<TokenStream>,
     inits: Vec<TokenStream>,
     writes: Vec<TokenStream>,

@@ -148,7 +148,18 @@ impl<'a> Ctx<'a> {
         let unknown_builder = if has_unknown { quote! { Unknown(__rt::JsonObject), } } else { quote! {} };
         let unknown_field = if has_unknown { quote! { Self::Unknown(m) => __p::unknown(m, key, src), } } else { quote! {} };
         let unknown_finish = if has_unknown { quote! { Self::Unknown(m) => #name::Unknown(m), } } else { quote! {} };
+        let slots = member_slots(&builder, &vnames, has_unknown);
         quote! {
+            #slots
+
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    __f::read_tagged::<Self>(r)
+                }
+            }
+
             #[doc(hidden)]
             pub enum #builder {
                 #( #vnames(#vbuilders), )*
@@ -264,6 +275,7 @@ impl<'a> Ctx<'a> {
         let mut methods = Vec::new();
         let expecting = format!("{} ({})", item.name, u.variants.iter().map(|v| format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()).collect::<Vec<_>>().join(" or "));
         let find = |k: JsonKind| u.variants.iter().position(|v| self.space.kind_of(&v.ty) == k);
+        let fast_read = self.kind_fast_read(item, u);
         let ok = |i: usize, value: TokenStream| -> TokenStream {
             let v = format_ident!("{}", u.variants[i].name);
             let ty = self.member_ty(&item.name, &u.variants[i].ty);
@@ -312,12 +324,14 @@ impl<'a> Ctx<'a> {
             });
         }
         if let Some(i) = find(JsonKind::Object) {
-            let a = ok(i, quote! { serde::de::value::MapAccessDeserializer::new(v) });
+            let a = ok(i, quote! { __p::MapDe(v) });
             methods.push(quote! {
                 fn visit_map<A: serde::de::MapAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
             });
         }
         quote! {
+            #fast_read
+
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     struct V;
@@ -334,6 +348,63 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A union decided by the JSON kind, read by the crate's reader: the same member for the
+    /// same kind as the serde visitor (integers to the integer member, or else the number one).
+    fn kind_fast_read(&self, item: &Item, u: &Union) -> TokenStream {
+        let name = self.ident(&item.name);
+        let find = |k: JsonKind| u.variants.iter().position(|v| self.space.kind_of(&v.ty) == k);
+        // `from_number`: the member of a number already read, else the member's own reader.
+        let member = |i: usize, from_number: bool| -> TokenStream {
+            let v = format_ident!("{}", u.variants[i].name);
+            let ty = self.member_ty(&item.name, &u.variants[i].ty);
+            if from_number {
+                quote! { Ok(#name::#v(<#ty as __f::FromNumber>::from_number(n)?)) }
+            } else {
+                quote! { Ok(#name::#v(<#ty as __f::FastRead>::read_fast(r)?)) }
+            }
+        };
+        let fast = |i: usize| member(i, false);
+        let mut arms = Vec::new();
+        for (kind, bytes) in [
+            (JsonKind::String, quote! { b'"' }),
+            (JsonKind::Boolean, quote! { b't' | b'f' }),
+            (JsonKind::Null, quote! { b'n' }),
+            (JsonKind::Array, quote! { b'[' }),
+            (JsonKind::Object, quote! { b'{' }),
+        ] {
+            if let Some(i) = find(kind) {
+                let read = fast(i);
+                arms.push(quote! { Some(#bytes) => #read, });
+            }
+        }
+        let (int, num) = (find(JsonKind::Integer), find(JsonKind::Number));
+        if let Some(i) = int.or(num) {
+            let whole = member(i, true);
+            let float = match num {
+                Some(j) => member(j, true),
+                None => quote! { __f::refuse() },
+            };
+            arms.push(quote! {
+                Some(b'-' | b'0'..=b'9') => {
+                    let n = __f::number(r)?;
+                    if n.is_float() { #float } else { #whole }
+                }
+            });
+        }
+        quote! {
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    match __f::peek(r) {
+                        #(#arms)*
+                        _ => __f::refuse(),
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn shape_impl(&self, item: &Item, u: &Union) -> TokenStream {
         let name = self.ident(&item.name);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
@@ -345,6 +416,19 @@ impl<'a> Ctx<'a> {
             return self.keyed_impl(item, u, keyed, &msg);
         }
         quote! {
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
+                    let scores = [#( <#vtys as __p::Shape>::score(&v) ),*];
+                    match __p::best(&scores) {
+                        #( Some(#idx) => __f::from_value(v).map(#name::#vnames), )*
+                        _ => __f::refuse(),
+                    }
+                }
+            }
+
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
@@ -367,6 +451,53 @@ impl<'a> Ctx<'a> {
         quote! {
             fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
                 [#( <#vtys as __p::Shape>::score_keys(o) ),*].into_iter().flatten().max()
+            }
+        }
+    }
+}
+
+/// A union's builder as the crate's reader sees it: its member's table and slots.
+pub(super) fn member_slots(builder: &proc_macro2::Ident, vnames: &[proc_macro2::Ident], has_unknown: bool) -> TokenStream {
+    let (known, slot, unknown, extra) = if has_unknown {
+        (
+            quote! { Self::Unknown(_) => &[], },
+            quote! { Self::Unknown(_) => __f::Slot::Gone, },
+            quote! { Self::Unknown(m) => __f::unknown(m, key, r), },
+            quote! { Self::Unknown(m) => Some(m), },
+        )
+    } else {
+        (quote! {}, quote! {}, quote! {}, quote! {})
+    };
+    quote! {
+        #[doc(hidden)]
+        impl __f::Slots for #builder {
+            #[inline]
+            fn known(&self) -> &'static [__f::Known] {
+                match self {
+                    #( Self::#vnames(b) => __f::Slots::known(b), )*
+                    #known
+                }
+            }
+            #[inline]
+            fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+                match self {
+                    #( Self::#vnames(b) => __f::Slots::slot(b, i), )*
+                    #slot
+                }
+            }
+            #[inline]
+            fn unknown<'de>(&mut self, key: __p::Key<'de>, r: &mut __f::Reader<'de>) -> __f::Fast<()> {
+                match self {
+                    #( Self::#vnames(b) => __f::Slots::unknown(b, key, r), )*
+                    #unknown
+                }
+            }
+            #[inline]
+            fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+                match self {
+                    #( Self::#vnames(b) => __f::Slots::extra(b), )*
+                    #extra
+                }
             }
         }
     }

@@ -21,6 +21,10 @@ pub mod write {
     pub use mcp_spec_types::write::*;
 }
 
+pub mod read {
+    pub use mcp_spec_types::read::*;
+}
+
 #[path = "../../goldens/bindings/expected.rs"]
 pub mod bindings;
 #[path = "../../goldens/builder_api/expected.rs"]

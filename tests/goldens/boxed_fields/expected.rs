@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "boxed_fields";
@@ -59,6 +60,55 @@ impl __p::Builder for __CapabilitiesBuilder {
             sampling: self.sampling,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.roots),
+            2usize => __f::Slot::Value(&mut self.sampling),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Capabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CapabilitiesBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Capabilities {
@@ -225,6 +275,45 @@ impl __p::Builder for __CapabilitiesRootsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CapabilitiesRootsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CapabilitiesRoots {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CapabilitiesRootsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -343,6 +432,50 @@ impl __p::Builder for __NodeBuilder {
             child: self.child,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NodeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "child",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.capabilities),
+            1usize => __f::Slot::Value(&mut self.child),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Node {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NodeBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Node {
@@ -494,6 +627,60 @@ impl __p::Builder for __HelloBuilder {
             name: __p::need(self.name, "name")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __HelloBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "fallback",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "history",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.capabilities),
+            1usize => __f::Slot::Value(&mut self.fallback),
+            2usize => __f::Slot::Value(&mut self.history),
+            3usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Hello {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__HelloBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hello {

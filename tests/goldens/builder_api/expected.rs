@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "builder_api";
@@ -66,6 +67,24 @@ impl __p::Shape for RequestId {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestId {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(RequestId::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(RequestId::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for RequestId {
@@ -230,6 +249,26 @@ impl __p::Shape for ProgressToken {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ProgressToken {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(ProgressToken::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(ProgressToken::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -379,6 +418,50 @@ impl __p::Builder for __RequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Request {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -522,6 +605,50 @@ impl __p::Builder for __NotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Notification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -662,6 +789,45 @@ impl __p::Builder for __ResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -788,6 +954,55 @@ impl __p::Builder for __ErrorBuilder {
             data: self.data,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Error {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ErrorBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Error {
@@ -952,6 +1167,55 @@ impl __p::Builder for __JSONRPCErrorResponseBuilder {
             error: __p::need(self.error, "error")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCErrorResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCErrorResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
@@ -1163,6 +1427,13 @@ impl crate::write::WriteJson for Level {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Level {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Level {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1279,6 +1550,60 @@ impl __p::Builder for __PingRequestBuilder {
             id: __p::need(self.id, "id")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PingRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ping")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PingRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PingRequestBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PingRequest {
@@ -1477,6 +1802,60 @@ impl __p::Builder for __ReadRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("read")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1644,6 +2023,50 @@ impl __p::Builder for __ReadRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "token",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.token),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1785,6 +2208,50 @@ impl __p::Builder for __ReadResultBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReadResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResultBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResult {
@@ -1950,6 +2417,55 @@ impl __p::Builder for __LogNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LogNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/log")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LogNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LogNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LogNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2097,6 +2613,45 @@ impl __p::Builder for __LogNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LogNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.level),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LogNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LogNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LogNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2237,6 +2792,52 @@ impl __p::Shape for ClientRequest {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::ReadRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::ReadRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -2495,22 +3096,82 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
+        match member {
+            0usize => {
+                Some(o.feed(__ResultBuilder::default()).map(ClientResult::EmptyResult))
+            }
+            1usize => {
+                Some(
+                    o.feed(__ReadResultBuilder::default()).map(ClientResult::ReadResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ClientResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::ReadResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::ReadResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
         match member {
             0usize => {
                 Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ClientResult::EmptyResult),
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
                 )
             }
             1usize => {
                 Some(
-                    o
-                        .feed::<_, E>(__ReadResultBuilder::default())
+                    __f::read_struct::<__ReadResultBuilder>(r)
                         .map(ClientResult::ReadResult),
                 )
             }
@@ -2522,7 +3183,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -2626,6 +3287,50 @@ impl __p::Builder for __TextBlockBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("text")),
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextBlockBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextBlock {
@@ -2767,6 +3472,50 @@ impl __p::Builder for __ImageBlockBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ImageBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("image")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ImageBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImageBlockBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ImageBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2904,6 +3653,50 @@ impl __p::Builder for __AudioBlockBuilder {
             data: __p::need(self.data, "data")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AudioBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("audio")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AudioBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AudioBlockBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for AudioBlock {
@@ -3073,6 +3866,52 @@ impl __p::Shape for Media {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __MediaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextBlock(b) => __f::Slots::known(b),
+            Self::ImageBlock(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::slot(b, i),
+            Self::ImageBlock(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::extra(b),
+            Self::ImageBlock(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Media {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __MediaBuilder {
     TextBlock(__TextBlockBuilder),
     ImageBlock(__ImageBlockBuilder),
@@ -3234,6 +4073,52 @@ impl __p::Shape for Block {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Media(b) => __f::Slots::known(b),
+            Self::AudioBlock(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Media(b) => __f::Slots::slot(b, i),
+            Self::AudioBlock(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Media(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Media(b) => __f::Slots::extra(b),
+            Self::AudioBlock(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Block {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -3451,20 +4336,74 @@ impl __p::Keyed for Twice {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
+        match member {
+            0usize => Some(o.feed(__AudioBlockBuilder::default()).map(Twice::AudioBlock)),
+            1usize => {
+                __p::tagged_builder::<Block>(o).map(|b| o.feed(b).map(Twice::Block))
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TwiceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::AudioBlock(b) => __f::Slots::known(b),
+            Self::Block(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::AudioBlock(b) => __f::Slots::slot(b, i),
+            Self::Block(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::AudioBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::Block(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::AudioBlock(b) => __f::Slots::extra(b),
+            Self::Block(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Twice {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Twice {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
         match member {
             0usize => {
-                Some(
-                    o.feed::<_, E>(__AudioBlockBuilder::default()).map(Twice::AudioBlock),
-                )
+                Some(__f::read_struct::<__AudioBlockBuilder>(r).map(Twice::AudioBlock))
             }
-            1usize => {
-                __p::tagged_builder::<Block>(o)
-                    .map(|b| o.feed::<_, E>(b).map(Twice::Block))
-            }
+            1usize => Some(<Block as __f::FastRead>::read_fast(r).map(Twice::Block)),
             _ => None,
         }
     }
@@ -3473,7 +4412,7 @@ impl<'de> serde::Deserialize<'de> for Twice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Twice>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Twice>::default())
     }
 }
 impl __v::Validate for Twice {

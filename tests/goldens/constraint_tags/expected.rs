@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "constraint_tags";
@@ -71,6 +72,60 @@ impl __p::Builder for __AccountBuilder {
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AccountBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "handle",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "avatar",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.handle),
+            1usize => __f::Slot::Value(&mut self.avatar),
+            2usize => __f::Slot::Value(&mut self.cursor),
+            3usize => __f::Slot::Value(&mut self.ttl_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Account {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AccountBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Account {

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "docs_and_tags";
@@ -81,6 +82,65 @@ impl __p::Builder for __PositionBuilder {
             elevation: self.elevation,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PositionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "latitude",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "tiles",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "trail",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "elevation",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.latitude),
+            1usize => __f::Slot::Value(&mut self.tiles),
+            2usize => __f::Slot::Value(&mut self.trail),
+            3usize => __f::Slot::Value(&mut self.title),
+            4usize => __f::Slot::Value(&mut self.elevation),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Position {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PositionBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Position {
@@ -289,6 +349,50 @@ impl __p::Builder for __MarkerBuilder {
             label: __p::need(self.label, "label")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __MarkerBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "at",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "label",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.at),
+            1usize => __f::Slot::Value(&mut self.label),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Marker {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__MarkerBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Marker {

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "extends_omit";
@@ -61,6 +62,60 @@ impl __p::Builder for __ParcelBuilder {
             fragile: self.fragile,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ParcelBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "sender",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "recipient",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "weight",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "fragile",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.sender),
+            1usize => __f::Slot::Value(&mut self.recipient),
+            2usize => __f::Slot::Value(&mut self.weight),
+            3usize => __f::Slot::Value(&mut self.fragile),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Parcel {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ParcelBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Parcel {
@@ -241,6 +296,55 @@ impl __p::Builder for __SampleBuilder {
             scale: __p::need(self.scale, "scale")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SampleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "weight",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "fragile",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "scale",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.weight),
+            1usize => __f::Slot::Value(&mut self.fragile),
+            2usize => __f::Slot::Value(&mut self.scale),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Sample {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SampleBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Sample {

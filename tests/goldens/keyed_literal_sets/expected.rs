@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "keyed_literal_sets";
@@ -52,6 +53,50 @@ impl __p::Builder for __ScaleBuilder {
             title: self.title,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ScaleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#type),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Scale {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ScaleBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Scale {
@@ -207,6 +252,13 @@ impl crate::write::WriteJson for ScaleType {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ScaleType {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ScaleType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -305,6 +357,50 @@ impl __p::Builder for __ToggleBuilder {
             title: self.title,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ToggleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("boolean")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Toggle {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToggleBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Toggle {
@@ -446,6 +542,50 @@ impl __p::Builder for __TextBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TextBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Text {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -583,6 +723,50 @@ impl __p::Builder for __ChoiceBuilder {
             r#enum: __p::need(self.r#enum, "enum")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ChoiceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.r#enum),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Choice {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ChoiceBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Choice {
@@ -822,15 +1006,82 @@ impl __p::Keyed for Field {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => Some(o.feed::<_, E>(__ScaleBuilder::default()).map(Field::Scale)),
-            1usize => Some(o.feed::<_, E>(__ToggleBuilder::default()).map(Field::Toggle)),
-            2usize => Some(o.feed::<_, E>(__TextBuilder::default()).map(Field::Text)),
-            3usize => Some(o.feed::<_, E>(__ChoiceBuilder::default()).map(Field::Choice)),
+            0usize => Some(o.feed(__ScaleBuilder::default()).map(Field::Scale)),
+            1usize => Some(o.feed(__ToggleBuilder::default()).map(Field::Toggle)),
+            2usize => Some(o.feed(__TextBuilder::default()).map(Field::Text)),
+            3usize => Some(o.feed(__ChoiceBuilder::default()).map(Field::Choice)),
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __FieldBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Scale(b) => __f::Slots::known(b),
+            Self::Toggle(b) => __f::Slots::known(b),
+            Self::Text(b) => __f::Slots::known(b),
+            Self::Choice(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Scale(b) => __f::Slots::slot(b, i),
+            Self::Toggle(b) => __f::Slots::slot(b, i),
+            Self::Text(b) => __f::Slots::slot(b, i),
+            Self::Choice(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Scale(b) => __f::Slots::unknown(b, key, r),
+            Self::Toggle(b) => __f::Slots::unknown(b, key, r),
+            Self::Text(b) => __f::Slots::unknown(b, key, r),
+            Self::Choice(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Scale(b) => __f::Slots::extra(b),
+            Self::Toggle(b) => __f::Slots::extra(b),
+            Self::Text(b) => __f::Slots::extra(b),
+            Self::Choice(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Field {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Field {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ScaleBuilder>(r).map(Field::Scale)),
+            1usize => Some(__f::read_struct::<__ToggleBuilder>(r).map(Field::Toggle)),
+            2usize => Some(__f::read_struct::<__TextBuilder>(r).map(Field::Text)),
+            3usize => Some(__f::read_struct::<__ChoiceBuilder>(r).map(Field::Choice)),
             _ => None,
         }
     }
@@ -839,7 +1090,7 @@ impl<'de> serde::Deserialize<'de> for Field {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Field>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Field>::default())
     }
 }
 impl __v::Validate for Field {
@@ -979,6 +1230,50 @@ impl __p::Builder for __CallBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "op",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.op),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Call {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Call {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1112,6 +1407,45 @@ impl __p::Builder for __SignalBuilder {
             op: __p::need(self.op, "op")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SignalBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "op",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.op),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Signal {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SignalBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Signal {
@@ -1304,13 +1638,70 @@ impl __p::Keyed for Frame {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => Some(o.feed::<_, E>(__CallBuilder::default()).map(Frame::Call)),
-            1usize => Some(o.feed::<_, E>(__SignalBuilder::default()).map(Frame::Signal)),
+            0usize => Some(o.feed(__CallBuilder::default()).map(Frame::Call)),
+            1usize => Some(o.feed(__SignalBuilder::default()).map(Frame::Signal)),
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __FrameBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Call(b) => __f::Slots::known(b),
+            Self::Signal(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Call(b) => __f::Slots::slot(b, i),
+            Self::Signal(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Call(b) => __f::Slots::unknown(b, key, r),
+            Self::Signal(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Call(b) => __f::Slots::extra(b),
+            Self::Signal(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Frame {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Frame {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__CallBuilder>(r).map(Frame::Call)),
+            1usize => Some(__f::read_struct::<__SignalBuilder>(r).map(Frame::Signal)),
             _ => None,
         }
     }
@@ -1319,7 +1710,7 @@ impl<'de> serde::Deserialize<'de> for Frame {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Frame>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Frame>::default())
     }
 }
 impl __v::Validate for Frame {
@@ -1424,6 +1815,50 @@ impl __p::Builder for __AnswerBuilder {
             count: __p::need(self.count, "count")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AnswerBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "values",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "count",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.values),
+            1usize => __f::Slot::Value(&mut self.count),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Answer {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AnswerBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Answer {
@@ -1587,6 +2022,34 @@ impl __p::Shape for AnswerValuesValue {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for AnswerValuesValue {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(AnswerValuesValue::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    Ok(
+                        AnswerValuesValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                } else {
+                    Ok(
+                        AnswerValuesValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for AnswerValuesValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1748,6 +2211,50 @@ impl __p::Builder for __ReplyBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            1usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Reply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReplyBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1893,6 +2400,13 @@ impl crate::write::WriteJson for ReplyMode {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ReplyMode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReplyMode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1984,6 +2498,45 @@ impl __p::Builder for __QuickBuilder {
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Quick, E> {
         __p::need_literal::<E>(self.__lit_mode, "mode")?;
         Ok(Quick { extra: self.extra })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __QuickBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("instant")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Quick {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__QuickBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Quick {
@@ -2086,6 +2639,45 @@ impl __p::Builder for __NoteBuilder {
             note: self.note,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __NoteBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "note",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.note),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Note {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NoteBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Note {
@@ -2314,14 +2906,76 @@ impl __p::Keyed for Outcome {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => Some(o.feed::<_, E>(__ReplyBuilder::default()).map(Outcome::Reply)),
-            1usize => Some(o.feed::<_, E>(__QuickBuilder::default()).map(Outcome::Quick)),
-            2usize => Some(o.feed::<_, E>(__NoteBuilder::default()).map(Outcome::Note)),
+            0usize => Some(o.feed(__ReplyBuilder::default()).map(Outcome::Reply)),
+            1usize => Some(o.feed(__QuickBuilder::default()).map(Outcome::Quick)),
+            2usize => Some(o.feed(__NoteBuilder::default()).map(Outcome::Note)),
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __OutcomeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Reply(b) => __f::Slots::known(b),
+            Self::Quick(b) => __f::Slots::known(b),
+            Self::Note(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Reply(b) => __f::Slots::slot(b, i),
+            Self::Quick(b) => __f::Slots::slot(b, i),
+            Self::Note(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Reply(b) => __f::Slots::unknown(b, key, r),
+            Self::Quick(b) => __f::Slots::unknown(b, key, r),
+            Self::Note(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Reply(b) => __f::Slots::extra(b),
+            Self::Quick(b) => __f::Slots::extra(b),
+            Self::Note(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Outcome {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Outcome {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ReplyBuilder>(r).map(Outcome::Reply)),
+            1usize => Some(__f::read_struct::<__QuickBuilder>(r).map(Outcome::Quick)),
+            2usize => Some(__f::read_struct::<__NoteBuilder>(r).map(Outcome::Note)),
             _ => None,
         }
     }
@@ -2330,7 +2984,7 @@ impl<'de> serde::Deserialize<'de> for Outcome {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Outcome>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Outcome>::default())
     }
 }
 impl __v::Validate for Outcome {

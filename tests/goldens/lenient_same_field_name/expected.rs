@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "lenient_same_field_name";
@@ -58,6 +59,13 @@ impl crate::write::WriteJson for Status {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Status {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for Status {
@@ -156,6 +164,50 @@ impl __p::Builder for __JobBuilder {
             status: self.status,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JobBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.status),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Job {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JobBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Job {
@@ -308,6 +360,50 @@ impl __p::Builder for __TaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.status),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Task {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -454,6 +550,50 @@ impl __p::Builder for __ReportBuilder {
             status: __p::need(self.status, "status")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReportBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.status),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Report {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReportBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Report {

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "literal_unions";
@@ -62,6 +63,13 @@ impl crate::write::WriteJson for Size {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Size {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for Size {
@@ -171,6 +179,13 @@ impl crate::write::WriteJson for Flavour {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Flavour {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Flavour {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -263,6 +278,55 @@ impl __p::Builder for __ConeBuilder {
             wrap: __p::need(self.wrap, "wrap")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ConeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "flavour",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "wrap",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.size),
+            1usize => __f::Slot::Value(&mut self.flavour),
+            2usize => __f::Slot::Value(&mut self.wrap),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Cone {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ConeBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Cone {
@@ -427,6 +491,13 @@ impl crate::write::WriteJson for ConeWrap {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ConeWrap {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConeWrap {

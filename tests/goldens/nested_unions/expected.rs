@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "nested_unions";
@@ -53,6 +54,50 @@ impl __p::Builder for __AppleBuilder {
             crisp: __p::need(self.crisp, "crisp")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AppleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "kind",
+                rule: __f::Rule::Literal(__p::Lit::Str("apple")),
+            },
+            __f::Known {
+                key: "crisp",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_kind),
+            1usize => __f::Slot::Value(&mut self.crisp),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Apple {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AppleBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Apple {
@@ -183,6 +228,45 @@ impl __p::Builder for __PearBuilder {
         Ok(Pear { extra: self.extra })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PearBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "kind",
+                rule: __f::Rule::Literal(__p::Lit::Str("pear")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_kind),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Pear {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PearBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Pear {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -287,6 +371,50 @@ impl __p::Builder for __CarrotBuilder {
             length: __p::need(self.length, "length")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CarrotBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "kind",
+                rule: __f::Rule::Literal(__p::Lit::Str("carrot")),
+            },
+            __f::Known {
+                key: "length",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_kind),
+            1usize => __f::Slot::Value(&mut self.length),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Carrot {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CarrotBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Carrot {
@@ -440,6 +568,52 @@ impl __p::Shape for Fruit {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __FruitBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Apple(b) => __f::Slots::known(b),
+            Self::Pear(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Apple(b) => __f::Slots::slot(b, i),
+            Self::Pear(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Apple(b) => __f::Slots::unknown(b, key, r),
+            Self::Pear(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Apple(b) => __f::Slots::extra(b),
+            Self::Pear(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Fruit {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -599,6 +773,52 @@ impl __p::Shape for Produce {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ProduceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Fruit(b) => __f::Slots::known(b),
+            Self::Carrot(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Fruit(b) => __f::Slots::slot(b, i),
+            Self::Carrot(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Fruit(b) => __f::Slots::unknown(b, key, r),
+            Self::Carrot(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Fruit(b) => __f::Slots::extra(b),
+            Self::Carrot(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Produce {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ProduceBuilder {
     Fruit(__FruitBuilder),
     Carrot(__CarrotBuilder),
@@ -743,6 +963,45 @@ impl __p::Builder for __BasketBuilder {
             items: __p::need(self.items, "items")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BasketBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.items),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Basket {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BasketBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Basket {

@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "recursive_alias";
@@ -101,6 +102,38 @@ impl __p::Shape for Json {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Json {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(Json::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b't' | b'f') => {
+                Ok(Json::Boolean(<bool as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'n') => Ok(Json::Null(<() as __f::FastRead>::read_fast(r)?)),
+            Some(b'[') => {
+                Ok(Json::JsonArray(<Vec<Json> as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'{') => {
+                Ok(
+                    Json::JsonMap(
+                        <BTreeMap<String, Json> as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(Json::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for Json {
@@ -209,9 +242,7 @@ impl<'de> serde::Deserialize<'de> for Json {
                         <BTreeMap<
                             String,
                             Json,
-                        > as serde::Deserialize<
-                            'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        > as serde::Deserialize<'de>>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }
@@ -325,6 +356,55 @@ impl __p::Builder for __TreeBuilder {
             payload: self.payload,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TreeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "label",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "children",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "payload",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.label),
+            1usize => __f::Slot::Value(&mut self.children),
+            2usize => __f::Slot::Value(&mut self.payload),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Tree {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TreeBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Tree {

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "recursive_struct";
@@ -51,6 +52,50 @@ impl __p::Builder for __CategoryBuilder {
             parent: self.parent,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CategoryBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "parent",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.parent),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Category {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CategoryBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Category {
@@ -198,6 +243,50 @@ impl __p::Builder for __NumBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NumBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "kind",
+                rule: __f::Rule::Literal(__p::Lit::Str("num")),
+            },
+            __f::Known {
+                key: "value",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_kind),
+            1usize => __f::Slot::Value(&mut self.value),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Num {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NumBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Num {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -332,6 +421,55 @@ impl __p::Builder for __SumBuilder {
             right: __p::need(self.right, "right")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __SumBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "kind",
+                rule: __f::Rule::Literal(__p::Lit::Str("sum")),
+            },
+            __f::Known {
+                key: "left",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "right",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_kind),
+            1usize => __f::Slot::Value(&mut self.left),
+            2usize => __f::Slot::Value(&mut self.right),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Sum {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SumBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Sum {
@@ -501,6 +639,52 @@ impl __p::Shape for Expr {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ExprBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Num(b) => __f::Slots::known(b),
+            Self::Sum(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Num(b) => __f::Slots::slot(b, i),
+            Self::Sum(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Num(b) => __f::Slots::unknown(b, key, r),
+            Self::Sum(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Num(b) => __f::Slots::extra(b),
+            Self::Sum(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Expr {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "single_or_array";
@@ -46,6 +47,45 @@ impl __p::Builder for __RecipientBuilder {
             address: __p::need(self.address, "address")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __RecipientBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "address",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.address),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Recipient {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RecipientBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Recipient {
@@ -165,6 +205,50 @@ impl __p::Builder for __LetterBuilder {
             tags: self.tags,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LetterBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "to",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "tags",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.to),
+            1usize => __f::Slot::Value(&mut self.tags),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Letter {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LetterBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Letter {
@@ -325,6 +409,25 @@ impl __p::Shape for LetterTo {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for LetterTo {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'[') => {
+                Ok(
+                    LetterTo::RecipientArray(
+                        <Vec<Recipient> as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'{') => {
+                Ok(LetterTo::Recipient(<Recipient as __f::FastRead>::read_fast(r)?))
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for LetterTo {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -357,7 +460,7 @@ impl<'de> serde::Deserialize<'de> for LetterTo {
                     LetterTo::Recipient(
                         <Recipient as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }
@@ -456,6 +559,25 @@ impl __p::Shape for LetterTags {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LetterTags {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(LetterTags::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'[') => {
+                Ok(
+                    LetterTags::StringArray(
+                        <Vec<String> as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for LetterTags {

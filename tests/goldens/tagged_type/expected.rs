@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "tagged_type";
@@ -53,6 +54,50 @@ impl __p::Builder for __TextBlockBuilder {
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TextBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("text")),
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextBlockBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for TextBlock {
@@ -189,6 +234,55 @@ impl __p::Builder for __PictureBlockBuilder {
             alt: self.alt,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PictureBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("picture")),
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "alt",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.url),
+            2usize => __f::Slot::Value(&mut self.alt),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PictureBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PictureBlockBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for PictureBlock {
@@ -343,6 +437,45 @@ impl __p::Builder for __PageBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "blocks",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.blocks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Page {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PageBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -480,6 +613,52 @@ impl __p::Shape for PageBlocksItem {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __PageBlocksItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextBlock(b) => __f::Slots::known(b),
+            Self::PictureBlock(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::slot(b, i),
+            Self::PictureBlock(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::PictureBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::extra(b),
+            Self::PictureBlock(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PageBlocksItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]
@@ -646,6 +825,52 @@ impl __p::Shape for Block {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __BlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextBlock(b) => __f::Slots::known(b),
+            Self::PictureBlock(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::slot(b, i),
+            Self::PictureBlock(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::PictureBlock(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextBlock(b) => __f::Slots::extra(b),
+            Self::PictureBlock(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Block {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
     }
 }
 #[doc(hidden)]

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "typeof_declared_const";
@@ -58,6 +59,50 @@ impl __p::Builder for __WaterOrderBuilder {
             litres: __p::need(self.litres, "litres")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __WaterOrderBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("garden/water")),
+            },
+            __f::Known {
+                key: "litres",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.litres),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for WaterOrder {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__WaterOrderBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for WaterOrder {
@@ -200,6 +245,50 @@ impl __p::Builder for __WaterLogBuilder {
             when: __p::need(self.when, "when")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __WaterLogBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("garden/water")),
+            },
+            __f::Known {
+                key: "when",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.when),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for WaterLog {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__WaterLogBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for WaterLog {

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "union_by_keys";
@@ -51,6 +52,50 @@ impl __p::Builder for __ByNameBuilder {
             exact: self.exact,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ByNameBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "exact",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.exact),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ByName {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ByNameBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ByName {
@@ -194,6 +239,45 @@ impl __p::Builder for __ByCodeBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ByCodeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ByCode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ByCodeBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ByCode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -314,6 +398,50 @@ impl __p::Builder for __ByRangeBuilder {
             to: __p::need(self.to, "to")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ByRangeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "from",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "to",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.from),
+            1usize => __f::Slot::Value(&mut self.to),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ByRange {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ByRangeBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ByRange {
@@ -536,20 +664,76 @@ impl __p::Keyed for Lookup {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => {
-                Some(o.feed::<_, E>(__ByNameBuilder::default()).map(Lookup::ByName))
-            }
-            1usize => {
-                Some(o.feed::<_, E>(__ByCodeBuilder::default()).map(Lookup::ByCode))
-            }
-            2usize => {
-                Some(o.feed::<_, E>(__ByRangeBuilder::default()).map(Lookup::ByRange))
-            }
+            0usize => Some(o.feed(__ByNameBuilder::default()).map(Lookup::ByName)),
+            1usize => Some(o.feed(__ByCodeBuilder::default()).map(Lookup::ByCode)),
+            2usize => Some(o.feed(__ByRangeBuilder::default()).map(Lookup::ByRange)),
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LookupBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ByName(b) => __f::Slots::known(b),
+            Self::ByCode(b) => __f::Slots::known(b),
+            Self::ByRange(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ByName(b) => __f::Slots::slot(b, i),
+            Self::ByCode(b) => __f::Slots::slot(b, i),
+            Self::ByRange(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ByName(b) => __f::Slots::unknown(b, key, r),
+            Self::ByCode(b) => __f::Slots::unknown(b, key, r),
+            Self::ByRange(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ByName(b) => __f::Slots::extra(b),
+            Self::ByCode(b) => __f::Slots::extra(b),
+            Self::ByRange(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Lookup {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Lookup {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ByNameBuilder>(r).map(Lookup::ByName)),
+            1usize => Some(__f::read_struct::<__ByCodeBuilder>(r).map(Lookup::ByCode)),
+            2usize => Some(__f::read_struct::<__ByRangeBuilder>(r).map(Lookup::ByRange)),
             _ => None,
         }
     }
@@ -558,7 +742,7 @@ impl<'de> serde::Deserialize<'de> for Lookup {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Lookup>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Lookup>::default())
     }
 }
 impl __v::Validate for Lookup {

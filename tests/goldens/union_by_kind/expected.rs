@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "union_by_kind";
@@ -66,6 +67,24 @@ impl __p::Shape for TicketId {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TicketId {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(TicketId::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(TicketId::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for TicketId {
@@ -208,6 +227,45 @@ impl __p::Builder for __FlagBuilder {
             name: __p::need(self.name, "name")?,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __FlagBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Flag {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__FlagBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Flag {
@@ -371,6 +429,31 @@ impl __p::Shape for Anything {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Anything {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(Anything::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b't' | b'f') => {
+                Ok(Anything::Boolean(<bool as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'[') => {
+                Ok(Anything::StringArray(<Vec<String> as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'{') => Ok(Anything::Flag(<Flag as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(Anything::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for Anything {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -463,9 +546,7 @@ impl<'de> serde::Deserialize<'de> for Anything {
             ) -> ::core::result::Result<Anything, A::Error> {
                 Ok(
                     Anything::Flag(
-                        <Flag as serde::Deserialize<
-                            'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        <Flag as serde::Deserialize<'de>>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }
@@ -572,6 +653,50 @@ impl __p::Builder for __TicketBuilder {
             seat: self.seat,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __TicketBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "seat",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.seat),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Ticket {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TicketBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Ticket {
@@ -730,6 +855,26 @@ impl __p::Shape for TicketSeat {
             .into_iter()
             .flatten()
             .max()
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TicketSeat {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(TicketSeat::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(TicketSeat::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for TicketSeat {

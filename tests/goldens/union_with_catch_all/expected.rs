@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "union_with_catch_all";
@@ -46,6 +47,45 @@ impl __p::Builder for __ReplyBuilder {
             meta: self.meta,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Reply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReplyBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Reply {
@@ -172,6 +212,55 @@ impl __p::Builder for __ListReplyBuilder {
             next: self.next,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ListReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "next",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.items),
+            2usize => __f::Slot::Value(&mut self.next),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListReply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListReplyBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ListReply {
@@ -345,6 +434,55 @@ impl __p::Builder for __CountReplyBuilder {
             items: self.items,
             extra: self.extra,
         })
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __CountReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "count",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.count),
+            2usize => __f::Slot::Value(&mut self.items),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CountReply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CountReplyBuilder>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for CountReply {
@@ -613,26 +751,84 @@ impl __p::Keyed for AnyReply {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => {
-                Some(o.feed::<_, E>(__ReplyBuilder::default()).map(AnyReply::Reply))
-            }
+            0usize => Some(o.feed(__ReplyBuilder::default()).map(AnyReply::Reply)),
             1usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ListReplyBuilder::default())
-                        .map(AnyReply::ListReply),
-                )
+                Some(o.feed(__ListReplyBuilder::default()).map(AnyReply::ListReply))
+            }
+            2usize => {
+                Some(o.feed(__CountReplyBuilder::default()).map(AnyReply::CountReply))
+            }
+            _ => None,
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AnyReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Reply(b) => __f::Slots::known(b),
+            Self::ListReply(b) => __f::Slots::known(b),
+            Self::CountReply(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Reply(b) => __f::Slots::slot(b, i),
+            Self::ListReply(b) => __f::Slots::slot(b, i),
+            Self::CountReply(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Reply(b) => __f::Slots::unknown(b, key, r),
+            Self::ListReply(b) => __f::Slots::unknown(b, key, r),
+            Self::CountReply(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Reply(b) => __f::Slots::extra(b),
+            Self::ListReply(b) => __f::Slots::extra(b),
+            Self::CountReply(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AnyReply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for AnyReply {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ReplyBuilder>(r).map(AnyReply::Reply)),
+            1usize => {
+                Some(__f::read_struct::<__ListReplyBuilder>(r).map(AnyReply::ListReply))
             }
             2usize => {
                 Some(
-                    o
-                        .feed::<_, E>(__CountReplyBuilder::default())
-                        .map(AnyReply::CountReply),
+                    __f::read_struct::<__CountReplyBuilder>(r).map(AnyReply::CountReply),
                 )
             }
             _ => None,
@@ -643,7 +839,7 @@ impl<'de> serde::Deserialize<'de> for AnyReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, AnyReply>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<AnyReply>::default())
     }
 }
 impl __v::Validate for AnyReply {

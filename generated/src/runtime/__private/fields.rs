@@ -54,8 +54,8 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-/// Where a field's value comes from: straight from the input, or from a
-/// value buffered before a union's tag was seen.
+/// Where a field's value comes from: straight from the input ([`FromMap`]), or from a
+/// value kept before a union's deciding key was seen ([`FromRaw`]).
 pub trait FieldSource<'de> {
     type Error: de::Error;
     fn take<T: Deserialize<'de>>(self) -> Result<T, Self::Error>;
@@ -67,21 +67,6 @@ impl<'de, 'a, A: MapAccess<'de>> FieldSource<'de> for FromMap<'a, A> {
     type Error = A::Error;
     fn take<T: Deserialize<'de>>(self) -> Result<T, A::Error> {
         self.0.next_value()
-    }
-}
-
-pub struct FromValue<E>(pub Value, pub PhantomData<E>);
-
-impl<E> FromValue<E> {
-    pub fn new(v: Value) -> Self {
-        FromValue(v, PhantomData)
-    }
-}
-
-impl<'de, E: de::Error> FieldSource<'de> for FromValue<E> {
-    type Error = E;
-    fn take<T: Deserialize<'de>>(self) -> Result<T, E> {
-        T::deserialize(self.0).map_err(E::custom)
     }
 }
 
@@ -146,6 +131,8 @@ pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D,
     d.deserialize_map(StructVisitor::<B>(name, PhantomData))
 }
 
+
+
 pub(super) struct TaggedVisitor<U>(PhantomData<U>);
 
 impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
@@ -155,17 +142,17 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
         // Fields before the tag are kept as values; everything after it streams into the chosen variant.
-        let mut before: Vec<(String, Value)> = Vec::new();
+        let mut before: Vec<(String, Raw<'de>)> = Vec::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if key.as_str() != U::TAG {
                 let v: Value = map.next_value()?;
-                before.push((key.into_string(), v));
+                before.push((key.into_string(), Raw::Value(v)));
                 continue;
             }
             let kept = keep(&mut map)?;
             let tag = match kept.plain_str() {
                 Some(s) => Raw::Str(s),
-                None => match kept.read::<Value, A::Error>()? {
+                None => match kept.read::<Value>().map_err(kept_error::<A::Error>)? {
                     s @ Value::String(_) => Raw::Value(s),
                     other => return Err(de::Error::custom(format_args!("`{}` must be a string, found {}", U::TAG, kind_name(&other)))),
                 },
@@ -179,16 +166,16 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
             let mut b = U::builder_for(Some(name)).ok_or_else(|| de::Error::custom(format_args!("unsupported `{}` value {name:?}", U::TAG)))?;
             // The tag goes in as a kept value, like the fields kept before it: the builder's
             // dispatch then runs for two kinds of source (kept, streamed), not three.
-            b.field(Key::Borrowed(U::TAG), FromRaw::<A::Error>(&tag, PhantomData))?;
+            b.field(Key::Borrowed(U::TAG), FromRaw(&tag)).map_err(kept_error)?;
             for (k, v) in before {
-                b.field(Key::Owned(k), FromValue::<A::Error>::new(v))?;
+                b.field(Key::Owned(k), FromRaw(&v)).map_err(kept_error)?;
             }
             read_fields(&mut map, &mut b)?;
             return b.finish();
         }
         let mut b = U::builder_for(None).ok_or_else(|| de::Error::missing_field(U::TAG))?;
         for (k, v) in before {
-            b.field(Key::Owned(k), FromValue::<A::Error>::new(v))?;
+            b.field(Key::Owned(k), FromRaw(&v)).map_err(kept_error)?;
         }
         b.finish()
     }

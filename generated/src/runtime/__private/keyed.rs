@@ -36,14 +36,14 @@ pub trait Keyed: Sized {
     fn score<K: KeySet + ?Sized>(member: usize, o: &K) -> Option<u32>;
     /// Reads the object as one member; `None` when that member cannot even start
     /// (a tagged member without a readable tag).
-    fn read_member<'de, E: de::Error>(member: usize, o: &RawObject<'de>) -> Option<Result<Self, E>>;
+    fn read_member(member: usize, o: &RawObject<'_>) -> Option<Result<Self, KeptError>>;
 
     /// Reads the object as the best-ranked member that can read it; with none, the
     /// best-ranked member's error.
-    fn read<'de, E: de::Error>(o: &RawObject<'de>) -> Result<Self, E> {
+    fn read(o: &RawObject<'_>) -> Result<Self, KeptError> {
         let mut first_err = None;
         for i in rank::<Self, _>(&KeptKeys::new(o)) {
-            match Self::read_member::<E>(i, o) {
+            match Self::read_member(i, o) {
                 Some(Ok(v)) => return Ok(v),
                 Some(Err(e)) => {
                     first_err.get_or_insert(e);
@@ -54,16 +54,16 @@ pub trait Keyed: Sized {
         if first_err.is_none() {
             // No member ranks, but one names keys that rule the catch-all out: its error
             // (a missing field) says more than that no member matches.
-            if let Some(Some(Err(e))) = Self::closest(o).map(|i| Self::read_member::<E>(i, o)) {
+            if let Some(Some(Err(e))) = Self::closest(o).map(|i| Self::read_member(i, o)) {
                 return Err(e);
             }
         }
-        Err(first_err.unwrap_or_else(|| E::custom(Self::NO_MATCH)))
+        Err(first_err.unwrap_or_else(|| de::Error::custom(Self::NO_MATCH)))
     }
 }
 
 /// The members that rank for `o`, best first; a tie keeps declaration order.
-pub(super) fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Ranking {
+pub(crate) fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Ranking {
     let mut ranking = Ranking { scores: [None; RANKED_ON_STACK], more: Vec::new() };
     for i in 0..U::MEMBERS {
         let score = U::score(i, o);
@@ -80,7 +80,7 @@ pub(super) const RANKED_ON_STACK: usize = 32;
 
 /// The scores of a union's members, handed out best first. The first member usually reads
 /// the object, so the order is found one member at a time rather than sorted.
-pub(super) struct Ranking {
+pub(crate) struct Ranking {
     pub(super) scores: [Option<u32>; RANKED_ON_STACK],
     pub(super) more: Vec<Option<u32>>,
 }
@@ -111,7 +111,7 @@ impl Iterator for Ranking {
 /// its members'. So when the guessed member names every key, its score is `1 + 2 × keys`, and
 /// every other member scores at least two less, lacking the key of the guess: it ranks first
 /// without the others being scored. Otherwise the whole ranking decides.
-pub(super) fn guess_ranks_first<U: Keyed>(member: usize, seen: &[Key]) -> bool {
+pub(crate) fn guess_ranks_first<U: Keyed>(member: usize, seen: &[Key]) -> bool {
     let keys = SeenKeys::new(seen);
     let quick = names_every_key::<U>(member, &keys);
     debug_assert!(!quick || ranks_first::<U, _>(member, &keys), "a guess that names every key ranks first");
@@ -134,7 +134,19 @@ pub fn tagged_builder<U: Tagged>(o: &RawObject) -> Option<U::Builder> {
     U::builder_for(o.get(U::TAG).and_then(Raw::string).as_deref())
 }
 
-pub(super) struct KeyedVisitor<U>(PhantomData<U>);
+pub struct KeyedVisitor<U>(PhantomData<U>);
+
+impl<U> Default for KeyedVisitor<U> {
+    fn default() -> Self {
+        KeyedVisitor(PhantomData)
+    }
+}
+
+impl<'de, U: Keyed> Entry<'de> for KeyedVisitor<U> {
+    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<U, D::Error> {
+        d.deserialize_map(self)
+    }
+}
 
 impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
     type Value = U;
@@ -146,7 +158,7 @@ impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if let Some(mut b) = U::builder_for_key(key.as_str()) {
                 for (k, v) in kept.0 {
-                    b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+                    b.field(k, FromRaw(&v)).map_err(kept_error)?;
                 }
                 b.map_field(key, &mut map)?;
                 read_fields(&mut map, &mut b)?;
@@ -158,7 +170,7 @@ impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
             let v = keep(&mut map)?;
             kept.0.push((key, v));
         }
-        U::read(&kept)
+        U::read(&kept).map_err(kept_error)
     }
 }
 
@@ -180,7 +192,7 @@ pub(super) fn stream_guessed<'de, U: Keyed, A: MapAccess<'de>>(member: usize, mu
     let mut seen = Vec::with_capacity(kept.0.len() + 4);
     for (k, v) in kept.0 {
         seen.push(k.reborrow());
-        b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+        b.field(k, FromRaw(&v)).map_err(kept_error)?;
     }
     seen.push(key.reborrow());
     b.map_field(key, &mut map)?;
@@ -239,40 +251,37 @@ pub(super) fn keep<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Raw<'de>, A::E
 }
 
 /// The kept fields as a map, for a type that is read whole once they are all in.
-pub struct RawMap<'r, 'de, E> {
+pub struct RawMap<'r, 'de> {
     fields: std::slice::Iter<'r, (Key<'de>, Raw<'de>)>,
     value: Option<&'r Raw<'de>>,
-    error: PhantomData<E>,
 }
 
-impl<'r, 'de, E: de::Error> MapAccess<'de> for RawMap<'r, 'de, E> {
-    type Error = E;
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
+impl<'r, 'de> MapAccess<'de> for RawMap<'r, 'de> {
+    type Error = KeptError;
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, KeptError> {
         let Some((k, v)) = self.fields.next() else { return Ok(None) };
         self.value = Some(v);
-        let key: de::value::CowStrDeserializer<E> = de::IntoDeserializer::into_deserializer(std::borrow::Cow::Owned(k.as_str().to_string()));
+        let key: de::value::CowStrDeserializer<KeptError> = de::IntoDeserializer::into_deserializer(std::borrow::Cow::Owned(k.as_str().to_string()));
         seed.deserialize(key).map(Some)
     }
-    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, KeptError> {
         match self.value.take() {
             Some(Raw::Text(text)) => {
-                within_depth::<E>(text)?;
-                seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                within_depth::<KeptError>(text)?;
+                seed.deserialize(&mut serde_json::Deserializer::from_str(text))
             }
-            Some(Raw::Value(v)) => seed.deserialize(v.clone()).map_err(E::custom),
-            Some(Raw::Str(s)) => seed.deserialize(StrValue::<E>(s, PhantomData)),
-            None => Err(E::custom("value asked for before its key")),
+            Some(Raw::Value(v)) => seed.deserialize(v.clone()),
+            Some(Raw::Str(s)) => seed.deserialize(StrValue(s)),
+            None => Err(de::Error::custom("value asked for before its key")),
         }
     }
 }
 
 impl<'de> RawObject<'de> {
     /// Reads the kept fields as one `T`.
-    pub fn read_as<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
-        T::deserialize(de::value::MapAccessDeserializer::new(RawMap::<E> { fields: self.0.iter(), value: None, error: PhantomData }))
+    pub fn read_as<T: Deserialize<'de>>(&self) -> Result<T, KeptError> {
+        T::deserialize(MapDe(RawMap { fields: self.0.iter(), value: None }))
     }
 }
 
-pub fn deserialize_keyed<'de, D: Deserializer<'de>, U: Keyed>(d: D) -> Result<U, D::Error> {
-    d.deserialize_map(KeyedVisitor::<U>(PhantomData))
-}
+

@@ -10,9 +10,9 @@ impl<'de> RawObject<'de> {
         self.0.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
     }
 
-    pub fn feed<B: Builder, E: de::Error>(&self, mut b: B) -> Result<B::Output, E> {
+    pub fn feed<B: Builder>(&self, mut b: B) -> Result<B::Output, KeptError> {
         for (k, v) in &self.0 {
-            b.field(k.reborrow(), FromRaw::<E>(v, PhantomData))?;
+            b.field(k.reborrow(), FromRaw(v))?;
         }
         b.finish()
     }
@@ -40,13 +40,13 @@ impl KeySet for RawObject<'_> {
 }
 
 /// A kept object as the ranking sees it: [`KeyBits`] in front of the search.
-pub(super) struct KeptKeys<'o, 'de> {
+pub(crate) struct KeptKeys<'o, 'de> {
     object: &'o RawObject<'de>,
     bits: KeyBits,
 }
 
 impl<'o, 'de> KeptKeys<'o, 'de> {
-    pub(super) fn new(object: &'o RawObject<'de>) -> Self {
+    pub(crate) fn new(object: &'o RawObject<'de>) -> Self {
         KeptKeys { object, bits: KeyBits::of(object.0.iter().map(|(k, _)| k)) }
     }
 }

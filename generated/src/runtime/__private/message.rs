@@ -17,10 +17,10 @@ impl Builder for NoBuilder {
 
 #[doc(hidden)]
 pub struct ResultResponseBuilder<Id, Res> {
-    jsonrpc: bool,
-    id: Option<Id>,
-    result: Option<Res>,
-    extra: JsonObject,
+    pub(crate) jsonrpc: bool,
+    pub(crate) id: Option<Id>,
+    pub(crate) result: Option<Res>,
+    pub(crate) extra: JsonObject,
 }
 
 impl<Id, Res> Default for ResultResponseBuilder<Id, Res> {
@@ -56,9 +56,9 @@ pub(super) fn stream_tagged<'de, U: Tagged, A: MapAccess<'de>>(tag: Key<'de>, ke
         Key::Borrowed(s) => Raw::Str(s),
         Key::Owned(s) => Raw::Value(Value::String(s)),
     };
-    b.field(Key::Borrowed(U::TAG), FromRaw::<A::Error>(&tag, PhantomData))?;
+    b.field(Key::Borrowed(U::TAG), FromRaw(&tag)).map_err(kept_error)?;
     for (k, v) in kept.0 {
-        b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+        b.field(k, FromRaw(&v)).map_err(kept_error)?;
     }
     read_fields(map, &mut b)?;
     b.finish()
@@ -102,6 +102,19 @@ impl<'de, E: de::Error> Deserializer<'de> for KeyDeserializer<'de, E> {
     }
 }
 
+impl<'de, Id, Req, Notif, Res, Err> Entry<'de> for MessageVisitor<Message<Id, Req, Notif, Res, Err>>
+where
+    Id: DeserializeOwned,
+    Req: Tagged + DeserializeOwned,
+    Notif: Tagged + DeserializeOwned,
+    Res: DeserializeOwned,
+    Err: DeserializeOwned,
+{
+    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
 impl<'de, Id, Req, Notif, Res, Err> Visitor<'de> for MessageVisitor<Message<Id, Req, Notif, Res, Err>>
 where
     Id: DeserializeOwned,
@@ -137,15 +150,15 @@ where
                         kept.0.push((k, v));
                     }
                     return if kept.get("id").is_some() {
-                        kept.read_as::<Req, A::Error>().map(Message::Request)
+                        kept.read_as::<Req>().map(Message::Request).map_err(kept_error)
                     } else {
-                        kept.read_as::<Notif, A::Error>().map(Message::Notification)
+                        kept.read_as::<Notif>().map(Message::Notification).map_err(kept_error)
                     };
                 }
                 "result" => {
                     let mut b = ResultResponseBuilder::<Id, Res>::default();
                     for (k, v) in kept.0 {
-                        b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+                        b.field(k, FromRaw(&v)).map_err(kept_error)?;
                     }
                     b.map_field(key, &mut map)?;
                     read_fields(&mut map, &mut b)?;
@@ -158,7 +171,7 @@ where
                         let v = keep(&mut map)?;
                         kept.0.push((k, v));
                     }
-                    return kept.read_as::<Err, A::Error>().map(Message::Error);
+                    return kept.read_as::<Err>().map(Message::Error).map_err(kept_error);
                 }
                 _ => {
                     let v = keep(&mut map)?;

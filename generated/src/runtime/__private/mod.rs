@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 pub use serde;
 pub use serde_json;
 
+mod channel;
 mod fields;
 mod keyed;
 mod keys;
@@ -15,6 +16,7 @@ mod message;
 mod raw;
 mod shape;
 
+pub use channel::*;
 pub use fields::*;
 pub use keyed::*;
 pub use keys::*;

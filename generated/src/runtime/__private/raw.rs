@@ -56,6 +56,13 @@ impl<'de> Deserialize<'de> for Raw<'de> {
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Raw<'de>, E> {
                 Ok(Raw::Value(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)))
             }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Raw<'de>, E> {
+                // The crate's reader hands a value's text over this way.
+                match take_handover() {
+                    Some(Handover::Raw) => Ok(Raw::Text(v)),
+                    _ => self.visit_str(v),
+                }
+            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Raw<'de>, E> {
                 Ok(Raw::Value(Value::String(v.to_string())))
             }
@@ -125,15 +132,17 @@ pub(super) fn within_depth<E: de::Error>(text: &str) -> Result<(), E> {
 }
 
 impl<'de> Raw<'de> {
-    /// The kept value read as `T`; JSON text is parsed now, straight into `T`.
-    pub fn read<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
+    /// The kept value read as `T`; JSON text is parsed now, straight into `T`. The error is
+    /// serde_json's whatever the outer deserializer: kept values are read by one copy of each
+    /// type's reading code, and the caller turns the error into its own ([`de::Error::custom`]).
+    pub fn read<T: Deserialize<'de>>(&self) -> Result<T, KeptError> {
         match self {
             Raw::Text(text) => {
-                within_depth::<E>(text)?;
-                T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                within_depth::<KeptError>(text)?;
+                T::deserialize(&mut serde_json::Deserializer::from_str(text))
             }
-            Raw::Value(v) => T::deserialize(v.clone()).map_err(E::custom),
-            Raw::Str(s) => T::deserialize(StrValue::<E>(s, PhantomData)),
+            Raw::Value(v) => T::deserialize(v.clone()),
+            Raw::Str(s) => T::deserialize(StrValue(s)),
         }
     }
 
@@ -169,24 +178,24 @@ impl<'de> Raw<'de> {
 
 /// A string already read, handed on as serde_json's `Value::String` hands it (an `Option`
 /// reads it as `Some`, an enum as a unit variant) without building the `Value`.
-pub(super) struct StrValue<'de, E>(pub(super) &'de str, pub(super) PhantomData<E>);
+pub(super) struct StrValue<'de>(pub(super) &'de str);
 
-impl<'de, E: de::Error> Deserializer<'de> for StrValue<'de, E> {
-    type Error = E;
-    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+impl<'de> Deserializer<'de> for StrValue<'de> {
+    type Error = KeptError;
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, KeptError> {
         v.visit_borrowed_str(self.0)
     }
-    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, KeptError> {
         v.visit_some(self)
     }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, v: V) -> Result<V::Value, E> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, v: V) -> Result<V::Value, KeptError> {
         if name == RAW_TOKEN {
-            return Value::String(self.0.to_string()).deserialize_newtype_struct(name, v).map_err(E::custom);
+            return Value::String(self.0.to_string()).deserialize_newtype_struct(name, v);
         }
         v.visit_newtype_struct(self)
     }
-    fn deserialize_enum<V: Visitor<'de>>(self, name: &'static str, variants: &'static [&'static str], v: V) -> Result<V::Value, E> {
-        de::value::BorrowedStrDeserializer::<E>::new(self.0).deserialize_enum(name, variants, v)
+    fn deserialize_enum<V: Visitor<'de>>(self, name: &'static str, variants: &'static [&'static str], v: V) -> Result<V::Value, KeptError> {
+        de::value::BorrowedStrDeserializer::<KeptError>::new(self.0).deserialize_enum(name, variants, v)
     }
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
@@ -194,12 +203,21 @@ impl<'de, E: de::Error> Deserializer<'de> for StrValue<'de, E> {
     }
 }
 
-/// A field source over a kept value.
-pub struct FromRaw<'r, 'de, E>(pub &'r Raw<'de>, pub PhantomData<E>);
+/// What reading a kept value fails with, whatever deserializer the value came from.
+pub type KeptError = serde_json::Error;
 
-impl<'r, 'de, E: de::Error> FieldSource<'de> for FromRaw<'r, 'de, E> {
-    type Error = E;
-    fn take<T: Deserialize<'de>>(self) -> Result<T, E> {
+/// A field source over a kept value. Its error is [`KeptError`] for every outer deserializer,
+/// so each builder's field dispatch has one copy for kept values, not one per error type.
+pub struct FromRaw<'r, 'de>(pub &'r Raw<'de>);
+
+impl<'r, 'de> FieldSource<'de> for FromRaw<'r, 'de> {
+    type Error = KeptError;
+    fn take<T: Deserialize<'de>>(self) -> Result<T, KeptError> {
         self.0.read()
     }
+}
+
+/// A kept value's error as the outer deserializer's (the same words; see [`Raw::read`]).
+pub fn kept_error<E: de::Error>(e: KeptError) -> E {
+    E::custom(e)
 }

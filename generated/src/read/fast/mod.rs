@@ -1,0 +1,322 @@
+//! The reader's own path for the generated types, without serde's visitors: per struct a table
+//! of its keys, each with a rule, and a slot per key that the builder hands out by number; one
+//! loop ([`read_object`]) reads every object, and a union picks its member's builder first.
+//!
+//! A generated type reaches this path from serde through [`deserialize`]: the crate's reader
+//! hands it the rest of the input ([`Handover::Rest`]), every other deserializer sees a newtype
+//! struct and calls the type's serde visitor as before. Values are those of the serde path. Where
+//! the serde path would fail, the read fails without recording it ([`refuse`]), as a visitor's
+//! own error does; where this reader does not handle the input exactly as serde_json does, it
+//! gives up (recorded), and serde_json reads the input again (see [`super`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde_json::Value;
+
+pub use super::reader::Reader;
+use super::{give_up, gave_up, GiveUp, FAST_TOKEN, RAW_TOKEN};
+use crate::runtime::__private::{set_read, take_handover, Builder, Entry, Handover, Key, Lit, Tagged};
+use crate::runtime::JsonObject;
+
+mod envelope;
+mod values;
+
+pub use envelope::{read_keyed, KeyedFast};
+pub use values::{from_value, number, peek, read_enum, FromNumber, NumberToken};
+
+pub type Fast<T> = Result<T, GiveUp>;
+
+/// A failure the serde path reports as an error of its own (a repeated key, a wrong literal, a
+/// missing field, a value of another type): not recorded, so a caller may try something else.
+pub fn refuse<T>() -> Fast<T> {
+    Err(GiveUp)
+}
+
+/// A type this path reads.
+pub trait FastRead: Sized {
+    fn read_fast(r: &mut Reader<'_>) -> Fast<Self>;
+}
+
+/// How a struct's key is read into its slot: the generated builders' `required`, `optional`,
+/// `optional_value` and `literal`, as data.
+#[derive(Clone, Copy)]
+pub enum Rule {
+    /// Read as the slot's type; a second one is refused.
+    Required,
+    /// As `Required`, but `null` (which the schema does not allow here) is kept among the
+    /// unknown keys, so it is written back as it came.
+    Optional,
+    /// A value the schema fixes: checked, then only its presence is kept.
+    Literal(Lit),
+}
+
+/// One key of a struct, in the order the builder numbers its slots.
+pub struct Known {
+    pub key: &'static str,
+    pub rule: Rule,
+}
+
+pub enum Slot<'a> {
+    Value(&'a mut dyn Fill),
+    /// A literal's flag.
+    Seen(&'a mut bool),
+    /// No slot (a builder that holds an unknown member's object).
+    Gone,
+}
+
+/// A builder's slot for a value of one type: one copy per field type, shared by every builder.
+pub trait Fill {
+    fn filled(&self) -> bool;
+    fn fill(&mut self, r: &mut Reader<'_>) -> Fast<()>;
+}
+
+impl<T: FastRead> Fill for Option<T> {
+    fn filled(&self) -> bool {
+        self.is_some()
+    }
+    fn fill(&mut self, r: &mut Reader<'_>) -> Fast<()> {
+        *self = Some(T::read_fast(r)?);
+        Ok(())
+    }
+}
+
+/// A builder, as the reading loop sees it: generated for every struct and union builder.
+pub trait Slots {
+    fn known(&self) -> &'static [Known];
+    fn slot(&mut self, i: usize) -> Slot<'_>;
+    /// A key the struct does not name.
+    fn unknown<'de>(&mut self, key: Key<'de>, r: &mut Reader<'de>) -> Fast<()>;
+    /// Where an optional field's `null` is kept; `None` where no field is read by [`Rule::Optional`].
+    fn extra(&mut self) -> Option<&mut JsonObject>;
+}
+
+/// Reads one object into a builder: every struct and union shares this loop.
+pub fn read_object(r: &mut Reader<'_>, b: &mut dyn Slots) -> Fast<()> {
+    read_object_keys(r, b, None)
+}
+
+/// [`read_object`], also handing each key to `seen` (what a guessed member is checked by).
+pub(super) fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut seen: Option<&mut Vec<Key<'de>>>) -> Fast<()> {
+    if r.peek() != Some(b'{') {
+        return refuse();
+    }
+    r.enter()?;
+    let known = b.known();
+    let mut first = true;
+    while r.next_item(b'}', &mut first)? {
+        let key = r.key()?;
+        r.colon()?;
+        if let Some(seen) = seen.as_deref_mut() {
+            seen.push(key.reborrow());
+        }
+        let name = key.as_str();
+        match known.iter().position(|k| k.key.len() == name.len() && k.key == name) {
+            Some(i) => fill(b, i, known[i].rule, key, r)?,
+            None => b.unknown(key, r)?,
+        }
+    }
+    r.leave(b'}')
+}
+
+fn fill<'de>(b: &mut dyn Slots, i: usize, rule: Rule, key: Key<'de>, r: &mut Reader<'de>) -> Fast<()> {
+    match rule {
+        Rule::Required => match b.slot(i) {
+            Slot::Value(s) if !s.filled() => s.fill(r),
+            _ => refuse(),
+        },
+        Rule::Optional => {
+            if b.extra().is_some_and(|e| e.contains_key(key.as_str())) {
+                return refuse();
+            }
+            match b.slot(i) {
+                Slot::Value(s) if !s.filled() => {
+                    if r.peek() != Some(b'n') {
+                        return s.fill(r);
+                    }
+                }
+                _ => return refuse(),
+            }
+            r.expect(b"null")?;
+            match b.extra() {
+                Some(e) => {
+                    e.insert(key.into_string(), Value::Null);
+                    Ok(())
+                }
+                None => refuse(),
+            }
+        }
+        Rule::Literal(lit) => match b.slot(i) {
+            Slot::Seen(seen) if !*seen => {
+                let ok = match lit {
+                    Lit::Str(s) => read_enum(r, |v| v == s)?,
+                    _ => lit.matches(&Value::read_fast(r)?),
+                };
+                *seen = ok;
+                if ok {
+                    Ok(())
+                } else {
+                    refuse()
+                }
+            }
+            _ => refuse(),
+        },
+    }
+}
+
+/// An unknown key, kept with its value.
+pub fn unknown(extra: &mut JsonObject, key: Key<'_>, r: &mut Reader<'_>) -> Fast<()> {
+    let v = Value::read_fast(r)?;
+    match extra.entry(key.into_string()) {
+        serde_json::map::Entry::Vacant(e) => {
+            e.insert(v);
+            Ok(())
+        }
+        serde_json::map::Entry::Occupied(_) => refuse(),
+    }
+}
+
+/// An unknown key whose value the schema types through an index signature (the generator emits
+/// it for such a struct; the pinned schemas have none).
+#[allow(dead_code)]
+pub fn rest<T: FastRead>(rest: &mut BTreeMap<String, T>, key: Key<'_>, r: &mut Reader<'_>) -> Fast<()> {
+    let v = T::read_fast(r)?;
+    match rest.entry(key.into_string()) {
+        std::collections::btree_map::Entry::Vacant(e) => {
+            e.insert(v);
+            Ok(())
+        }
+        std::collections::btree_map::Entry::Occupied(_) => refuse(),
+    }
+}
+
+/// A struct: its builder filled by the shared loop.
+pub fn read_struct<B: Slots + Builder + Default>(r: &mut Reader<'_>) -> Fast<B::Output> {
+    let mut b = B::default();
+    read_object(r, &mut b)?;
+    b.finish()
+}
+
+/// A union chosen by one field: the object is scanned to that field, then read from its start
+/// by the chosen member's builder (the tag is one of its keys, as on the serde path).
+pub fn read_tagged<U: Tagged>(r: &mut Reader<'_>) -> Fast<U>
+where
+    U::Builder: Slots,
+{
+    let tag = find_tag(r, U::TAG)?;
+    let mut b = U::builder_for(tag.as_ref().map(Key::as_str)).map_or_else(refuse, Ok)?;
+    read_object(r, &mut b)?;
+    b.finish()
+}
+
+/// The string value of `field` in the object at the reader, leaving the reader where it was.
+fn find_tag<'de>(r: &mut Reader<'de>, field: &str) -> Fast<Option<Key<'de>>> {
+    if r.peek() != Some(b'{') {
+        return refuse();
+    }
+    let (pos, depth) = (r.pos, r.depth);
+    r.enter()?;
+    let mut first = true;
+    let mut found = None;
+    while r.next_item(b'}', &mut first)? {
+        let key = r.key()?;
+        r.colon()?;
+        if key.as_str() == field {
+            // The serde path refuses a tag that is not a string.
+            if r.peek() != Some(b'"') {
+                return refuse();
+            }
+            found = Some(r.key()?);
+            break;
+        }
+        r.skip()?;
+    }
+    r.pos = pos;
+    r.depth = depth;
+    Ok(found)
+}
+
+/// How a generated type is read by any deserializer: through this path from the crate's
+/// reader, through the serde visitor `v` from every other.
+pub fn deserialize<'de, D: Deserializer<'de>, T: FastRead, V: Entry<'de, Value = T>>(d: D, v: V) -> Result<T, D::Error> {
+    d.deserialize_newtype_struct(FAST_TOKEN, Channel(v, PhantomData))
+}
+
+/// Reads the rest of the input handed over, and says how much of it was read.
+fn read_rest<T: FastRead>(text: &str, depth: u32) -> Fast<T> {
+    let mut r = Reader::new(text, depth);
+    let v = T::read_fast(&mut r)?;
+    set_read(r.pos);
+    Ok(v)
+}
+
+/// The visitor [`deserialize`] hands out: the handed-over input goes to [`FastRead`], every
+/// other call to the type's serde visitor, unchanged.
+pub struct Channel<T, V>(V, PhantomData<T>);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $t:ty),*);)*) => {
+        $(fn $method<E: de::Error>(self, $($arg: $t),*) -> Result<T, E> {
+            self.0.$method($($arg),*)
+        })*
+    };
+}
+
+impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
+        match take_handover() {
+            Some(Handover::Rest { depth }) => read_rest(v, depth).map_err(|_| E::custom("left to serde_json")),
+            _ => self.0.visit_borrowed_str(v),
+        }
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        self.0.enter(d)
+    }
+
+    forward! {
+        visit_bool(v: bool);
+        visit_i64(v: i64);
+        visit_i128(v: i128);
+        visit_u64(v: u64);
+        visit_u128(v: u128);
+        visit_f64(v: f64);
+        visit_str(v: &str);
+        visit_string(v: String);
+        visit_bytes(v: &[u8]);
+        visit_borrowed_bytes(v: &'de [u8]);
+        visit_byte_buf(v: Vec<u8>);
+        visit_none();
+        visit_unit();
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        self.0.visit_some(d)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        self.0.visit_seq(seq)
+    }
+
+    // Reached only from a deserializer that answers a newtype struct with a map (serde's
+    // `MapAccessDeserializer`, serde_json's raw-value branch, which never runs for this name):
+    // the object is read as a `Value` first, so that the visitor is not compiled once more for
+    // every such map.
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        let v = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        self.0.enter(v).map_err(de::Error::custom)
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
+        self.0.visit_enum(data)
+    }
+}
+

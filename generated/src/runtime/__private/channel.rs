@@ -1,0 +1,73 @@
+//! How the crate's reader hands JSON text to a visitor: it calls `visit_borrowed_str` with a
+//! handover recorded here, so the visitor knows the string is text to read, not a string value.
+//! Kept values ([`Raw`]) take a value's text this way; the generated types take the rest of
+//! the input and read it with their own tables (`read::fast`), then say how much they read.
+
+use std::cell::Cell;
+
+/// The name the generated types pass to `deserialize_newtype_struct` to ask the crate's reader
+/// for the rest of the input. Other deserializers see a newtype struct and go on as before.
+pub const FAST_TOKEN: &str = "$mcp_spec_types::private::Fast";
+
+/// What the string handed to `visit_borrowed_str` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handover {
+    /// One value's JSON text (serde_json's raw-value protocol, as the crate's reader speaks it).
+    Raw,
+    /// The input from the value on, at this nesting depth.
+    Rest { depth: u32 },
+}
+
+thread_local! {
+    static HANDOVER: Cell<Option<Handover>> = const { Cell::new(None) };
+    static READ: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `visit` (a `visit_borrowed_str` call) with `h` recorded; whatever the visitor did
+/// not take is cleared after it, so it cannot reach a later visitor.
+pub fn hand_over<T>(h: Handover, visit: impl FnOnce() -> T) -> T {
+    HANDOVER.with(|c| c.set(Some(h)));
+    let out = visit();
+    HANDOVER.with(|c| c.set(None));
+    out
+}
+
+/// The handover for the string this visitor was just given, if it was one.
+pub fn take_handover() -> Option<Handover> {
+    HANDOVER.with(|c| c.take())
+}
+
+/// After a [`Handover::Rest`]: how many bytes of it the visitor read.
+pub fn set_read(n: usize) {
+    READ.with(|c| c.set(n));
+}
+
+pub fn take_read() -> usize {
+    READ.with(|c| c.replace(0))
+}
+
+/// A serde visitor together with how a deserializer is asked for it: what a generated type
+/// does with any deserializer but the crate's reader.
+pub trait Entry<'de>: serde::de::Visitor<'de> + Sized {
+    fn enter<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error>;
+}
+
+/// A map already opened, handed to a type as a whole object (serde's `MapAccessDeserializer`,
+/// except that a newtype struct is asked for as one): a type that takes the crate reader's
+/// handover then reads it with its serde visitor, as it would from serde_json.
+pub struct MapDe<A>(pub A);
+
+impl<'de, A: serde::de::MapAccess<'de>> serde::Deserializer<'de> for MapDe<A> {
+    type Error = A::Error;
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, A::Error> {
+        v.visit_map(self.0)
+    }
+    fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, _: &'static str, v: V) -> Result<V::Value, A::Error> {
+        v.visit_newtype_struct(self)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
