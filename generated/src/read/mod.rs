@@ -43,7 +43,7 @@ thread_local! {
 }
 
 /// The read ends; the input is to be read by serde_json. When the reader itself gives up
-/// ([`GiveUp::new`]) that is recorded, so a visitor that catches it cannot hide it.
+/// (`GiveUp::new`) that is recorded, so a visitor that catches it cannot hide it.
 #[derive(Debug)]
 pub struct GiveUp;
 
