@@ -77,11 +77,7 @@ impl<'a> Ctx<'a> {
             let v = &vnames[i];
             let t = &inner_tys[i];
             let b = &vbuilders[i];
-            let wrap = if self.recursive(&me, &u.variants[i].ty) {
-                quote! { |m| #name::#v(Box::new(m)) }
-            } else {
-                quote! { #name::#v }
-            };
+            let wrap = self.member_wrap(&me, &name, v, &u.variants[i].ty);
             let read = match m.kind {
                 MemberKind::Struct => quote! { Some(o.feed(#b::default()).map(#wrap)) },
                 MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed(b).map(#wrap)) },
@@ -226,6 +222,16 @@ impl<'a> Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// How a member read as its own type becomes the union's variant (boxed where it would
+    /// contain the union).
+    fn member_wrap(&self, me: &TypeRef, name: &proc_macro2::Ident, v: &proc_macro2::Ident, ty: &Ty) -> TokenStream {
+        if self.recursive(me, ty) {
+            quote! { |m| #name::#v(Box::new(m)) }
+        } else {
+            quote! { #name::#v }
+        }
+    }
+
     /// A keyed union as the crate's reader reads it: its builder's table and slots, and each
     /// member read by the table path (see `read::fast::read_keyed`).
     fn keyed_fast_read(&self, item: &Item, u: &Union, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream], inner_tys: &[TokenStream]) -> TokenStream {
@@ -237,11 +243,7 @@ impl<'a> Ctx<'a> {
             let v = &vnames[i];
             let t = &inner_tys[i];
             let b = &vbuilders[i];
-            let wrap = if self.recursive(&me, &u.variants[i].ty) {
-                quote! { |m| #name::#v(Box::new(m)) }
-            } else {
-                quote! { #name::#v }
-            };
+            let wrap = self.member_wrap(&me, &name, v, &u.variants[i].ty);
             let read = match m.kind {
                 MemberKind::Struct => quote! { __f::read_struct::<#b>(r) },
                 MemberKind::Tagged | MemberKind::Keyed => quote! { <#t as __f::FastRead>::read_fast(r) },
