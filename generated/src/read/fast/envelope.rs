@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer};
-use super::{deserialize, gave_up, read_object, read_object_keys, refuse, unknown, Fast, FastRead, Known, Reader, Rule, Slot, Slots};
+use super::{deserialize, gave_up, read_object, read_object_keys, refuse, scan, unknown, Fast, FastRead, Known, Reader, Rule, Slot, Slots};
 use crate::runtime::__private::{guess_ranks_first, rank, Builder, KeptKeys, Key, Keyed, Lit, MessageVisitor, NoBuilder, Raw, RawObject, ResultResponseBuilder, Tagged};
 use crate::runtime::{JsonObject, Message, NoRequests};
 
@@ -72,41 +72,25 @@ where
 /// Scans the object at the reader (leaving the reader where it was) to the first key that decides
 /// or, with `guess`, guesses a member; without one, keeps every key with its value's text.
 fn scan_keys<'de, U: KeyedFast>(r: &mut Reader<'de>, guess: bool) -> Fast<Pick<'de, U::Builder>> {
-    if r.peek() != Some(b'{') {
-        return refuse();
-    }
-    let (pos, depth) = (r.pos, r.depth);
-    r.enter()?;
     let mut kept = RawObject(Vec::new());
-    let mut first = true;
     let mut pick = None;
-    while r.next_item(b'}', &mut first)? {
-        let key = r.key()?;
-        r.colon()?;
+    scan(r, |key, r| {
         if let Some(b) = U::builder_for_key(key.as_str()) {
             pick = Some(Pick::Decided(b));
-            break;
+            return Ok(true);
         }
         if let Some((member, b)) = U::guess_for_key(key.as_str()).filter(|_| guess) {
             pick = Some(Pick::Guess(member, b));
-            break;
+            return Ok(true);
         }
         r.peek();
         let start = r.pos;
         r.skip()?;
         let text: &'de str = &r.text[start..r.pos];
         kept.0.push((key, Raw::Text(text)));
-    }
-    let pick = match pick {
-        Some(p) => p,
-        None => {
-            r.leave(b'}')?;
-            Pick::Ranked(kept)
-        }
-    };
-    r.pos = pos;
-    r.depth = depth;
-    Ok(pick)
+        Ok(false)
+    })?;
+    Ok(pick.unwrap_or(Pick::Ranked(kept)))
 }
 
 /// Where the JSON-RPC envelope's keys point: the first of `method`, `result` and `error`.
@@ -131,44 +115,32 @@ where
     Err: FastRead,
 {
     fn read_fast(r: &mut Reader<'_>) -> Fast<Self> {
-        if r.peek() != Some(b'{') {
-            return refuse();
-        }
-        let (pos, depth) = (r.pos, r.depth);
-        r.enter()?;
         let mut kind: Option<Kind<'_>> = None;
         let mut has_id = false;
-        let mut first = true;
-        while r.next_item(b'}', &mut first)? {
-            let key = r.key()?;
-            r.colon()?;
-            match (key.as_str(), &kind) {
+        scan(r, |key, r| {
+            Ok(match (key.as_str(), &kind) {
                 ("method", None) => {
                     let method = r.key()?;
                     // A known request needs nothing more from the scan.
-                    if Req::knows(method.as_str()) {
-                        kind = Some(Kind::Method(method));
-                        break;
-                    }
+                    let known = Req::knows(method.as_str());
                     kind = Some(Kind::Method(method));
+                    known
                 }
                 ("result", None) => {
                     kind = Some(Kind::Result);
-                    break;
+                    true
                 }
                 ("error", None) => {
                     kind = Some(Kind::Error);
-                    break;
+                    true
                 }
-                ("id", _) => {
-                    has_id = true;
+                (key, _) => {
+                    has_id |= key == "id";
                     r.skip()?;
+                    false
                 }
-                _ => r.skip()?,
-            }
-        }
-        r.pos = pos;
-        r.depth = depth;
+            })
+        })?;
         Ok(match kind {
             Some(Kind::Method(m)) if Req::knows(m.as_str()) || (has_id && !Notif::knows(m.as_str())) => Message::Request(read_chosen::<Req>(r, m.as_str())?),
             Some(Kind::Method(m)) if !has_id => Message::Notification(read_chosen::<Notif>(r, m.as_str())?),

@@ -213,29 +213,48 @@ where
 
 /// The string value of `field` in the object at the reader, leaving the reader where it was.
 fn find_tag<'de>(r: &mut Reader<'de>, field: &str) -> Fast<Option<Key<'de>>> {
+    let mut found = None;
+    scan(r, |key, r| {
+        if key.as_str() != field {
+            r.skip()?;
+            return Ok(false);
+        }
+        // The serde path refuses a tag that is not a string.
+        if r.peek() != Some(b'"') {
+            return refuse();
+        }
+        found = Some(r.key()?);
+        Ok(true)
+    })?;
+    Ok(found)
+}
+
+/// Goes over the top-level keys of the object at the reader, in order, and leaves the reader
+/// where it was: `at` gets each key with the reader at its value, passes over the value (or reads
+/// it) and says whether to stop. Every look before a read (a tag, a keyed union's deciding key,
+/// the envelope's kind) is this loop.
+pub(super) fn scan<'de>(r: &mut Reader<'de>, mut at: impl FnMut(Key<'de>, &mut Reader<'de>) -> Fast<bool>) -> Fast<()> {
     if r.peek() != Some(b'{') {
         return refuse();
     }
     let (pos, depth) = (r.pos, r.depth);
     r.enter()?;
     let mut first = true;
-    let mut found = None;
+    let mut stopped = false;
     while r.next_item(b'}', &mut first)? {
         let key = r.key()?;
         r.colon()?;
-        if key.as_str() == field {
-            // The serde path refuses a tag that is not a string.
-            if r.peek() != Some(b'"') {
-                return refuse();
-            }
-            found = Some(r.key()?);
+        if at(key, r)? {
+            stopped = true;
             break;
         }
-        r.skip()?;
+    }
+    if !stopped {
+        r.leave(b'}')?;
     }
     r.pos = pos;
     r.depth = depth;
-    Ok(found)
+    Ok(())
 }
 
 /// How a generated type is read by any deserializer: through this path from the crate's
