@@ -120,9 +120,12 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             return give_up();
         }
         let rest = &self.text[self.pos..];
-        let v = hand_over(Handover::Rest { depth: self.depth }, || visitor.visit_borrowed_str(rest))?;
-        self.pos += take_read();
-        Ok(v)
+        let out = hand_over(Handover::Rest { depth: self.depth }, || visitor.visit_borrowed_str(rest));
+        let read = take_read();
+        if out.is_ok() {
+            self.pos += read;
+        }
+        out
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -30,7 +30,7 @@ use std::fmt;
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use crate::runtime::__private::{hand_over, take_read, with_guessing, Handover, Key, FAST_TOKEN};
+use crate::runtime::__private::{hand_over, take_read, with_guessing, Guessing, Handover, Key, FAST_TOKEN};
 
 // The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
@@ -87,15 +87,16 @@ fn give_up<T>() -> Result<T> {
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
     let mut r = Reader::new(text, 0);
-    let out = T::deserialize(&mut r).and_then(|v| match r.peek() {
-        None => Ok(v),
-        Some(_) => give_up(),
-    });
+    let out = T::deserialize(&mut r);
+    // Input after the value: serde_json's error (`trailing characters`).
+    let trailing = r.peek().is_some();
     let gave_up = GAVE_UP.with(|g| g.replace(before));
-    match out {
-        Ok(v) if !gave_up => Some(v),
-        _ => None,
+    if gave_up || trailing {
+        return None;
     }
+    // Matched in place rather than mapped: a message is a few hundred bytes, and each
+    // rewrapping of it is a copy.
+    out.ok()
 }
 
 mod deserializer;
@@ -158,11 +159,16 @@ pub fn from_str<'a, T: de::Deserialize<'a>>(json: &'a str) -> std::result::Resul
 /// The crate's own reader, guessing, and after a wrong guess not guessing (the order
 /// [`guess_then_read`] follows with serde_json); `None` when serde_json must read the input.
 fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
-    match with_guessing(true, || read(json)) {
-        (Some(v), false) => Some(v),
-        (_, true) => with_guessing(false, || read(json)).0,
-        (None, false) => None,
+    // A guard rather than `with_guessing`: the value stays where `read` put it, not moved
+    // through a tuple.
+    let guessing = Guessing::set(true);
+    let out = read(json);
+    if !guessing.went_wrong() {
+        return out;
     }
+    drop((out, guessing));
+    let _not_guessing = Guessing::set(false);
+    read(json)
 }
 
 /// The crate's own reader alone: `Some` when it read `json` as `T`, `None` when [`from_str`]

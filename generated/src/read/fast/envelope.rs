@@ -141,17 +141,19 @@ where
                 }
             })
         })?;
-        Ok(match kind {
-            Some(Kind::Method(m)) if Req::knows(m.as_str()) || (has_id && !Notif::knows(m.as_str())) => Message::Request(read_chosen::<Req>(r, m.as_str())?),
-            Some(Kind::Method(m)) if !has_id => Message::Notification(read_chosen::<Notif>(r, m.as_str())?),
-            Some(Kind::Method(_)) | None => return refuse(),
+        // Each arm maps its member's result rather than unwrapping and wrapping it again: a
+        // message is a few hundred bytes, and every rewrapping is a copy.
+        match kind {
+            Some(Kind::Method(m)) if Req::knows(m.as_str()) || (has_id && !Notif::knows(m.as_str())) => read_chosen::<Req>(r, m.as_str()).map(Message::Request),
+            Some(Kind::Method(m)) if !has_id => read_chosen::<Notif>(r, m.as_str()).map(Message::Notification),
+            Some(Kind::Method(_)) | None => refuse(),
             Some(Kind::Result) => {
                 let mut b = ResultResponseBuilder::<Id, Res>::default();
                 read_object(r, &mut b)?;
-                Message::Result(b.finish()?)
+                b.finish().map(Message::Result)
             }
-            Some(Kind::Error) => Message::Error(Err::read_fast(r)?),
-        })
+            Some(Kind::Error) => Err::read_fast(r).map(Message::Error),
+        }
     }
 }
 

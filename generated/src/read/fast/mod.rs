@@ -112,8 +112,9 @@ pub(super) fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut 
         if let Some(seen) = seen.as_deref_mut() {
             seen.push(key.reborrow());
         }
-        let name = key.as_str();
-        match known.iter().position(|k| k.key.len() == name.len() && k.key == name) {
+        let name = key.as_str().as_bytes();
+        // Length and first byte before the whole key: most keys differ there, without a call to `memcmp`.
+        match known.iter().position(|k| k.key.len() == name.len() && k.key.as_bytes().first() == name.first() && k.key.as_bytes() == name) {
             Some(i) => fill(b, i, known[i].rule, key, r)?,
             None => b.unknown(key, r)?,
         }
@@ -266,9 +267,11 @@ pub fn deserialize<'de, D: Deserializer<'de>, T: FastRead, V: Entry<'de, Value =
 /// Reads the rest of the input handed over, and says how much of it was read.
 fn read_rest<T: FastRead>(text: &str, depth: u32) -> Fast<T> {
     let mut r = Reader::new(text, depth);
-    let v = T::read_fast(&mut r)?;
-    set_read(r.pos);
-    Ok(v)
+    let out = T::read_fast(&mut r);
+    if out.is_ok() {
+        set_read(r.pos);
+    }
+    out
 }
 
 /// The visitor [`deserialize`] hands out: the handed-over input goes to [`FastRead`], every

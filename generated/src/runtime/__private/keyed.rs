@@ -226,18 +226,34 @@ pub(crate) fn guessing() -> bool {
     GUESS.with(|g| g.get()) == Guess::On
 }
 
-/// Runs `f` with guessing on or off; returns what it returned and whether a guess
-/// went wrong. The previous setting is put back after it (also when `f` unwinds).
-pub(crate) fn with_guessing<T>(on: bool, f: impl FnOnce() -> T) -> (T, bool) {
-    struct Restore(Guess);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            GUESS.with(|g| g.set(self.0));
-        }
+/// Guessing on or off until this is dropped; then the previous setting is put back (also
+/// when the read unwinds).
+pub(crate) struct Guessing(Guess);
+
+impl Guessing {
+    pub(crate) fn set(on: bool) -> Self {
+        Guessing(GUESS.with(|g| g.replace(if on { Guess::On } else { Guess::Off })))
     }
-    let _restore = Restore(GUESS.with(|g| g.replace(if on { Guess::On } else { Guess::Off })));
+
+    /// Whether a guess went wrong since the setting.
+    pub(crate) fn went_wrong(&self) -> bool {
+        GUESS.with(|g| g.get()) == Guess::Wrong
+    }
+}
+
+impl Drop for Guessing {
+    fn drop(&mut self) {
+        GUESS.with(|g| g.set(self.0));
+    }
+}
+
+/// Runs `f` with guessing on or off; returns what it returned and whether a guess
+/// went wrong.
+pub(crate) fn with_guessing<T>(on: bool, f: impl FnOnce() -> T) -> (T, bool) {
+    let setting = Guessing::set(on);
     let out = f();
-    (out, GUESS.with(|g| g.get()) == Guess::Wrong)
+    let wrong = setting.went_wrong();
+    (out, wrong)
 }
 
 /// Keeps a map's next value unread. A source that knows its size is a tree already
