@@ -73,6 +73,18 @@ fn parse_plain(line: &str) -> Option<Counts> {
 /// Runs `cmd`, passing its output through line by line and reading the counts from it. An error
 /// only when the command cannot be started; a failing command is `success: false`.
 pub fn run_counted(root: &Path, cmd: &mut Command) -> Result<Output, String> {
+    run_counted_into(root, cmd, std::io::stdout(), std::io::stderr()).map(|(out, _, _)| out)
+}
+
+/// [`run_counted`], with the output kept (standard output, then standard error) rather than shown
+/// as it comes: for a command that runs beside another whose output is being shown.
+pub fn run_counted_kept(root: &Path, cmd: &mut Command) -> Result<(Output, Vec<u8>), String> {
+    let (out, mut text, err) = run_counted_into(root, cmd, Vec::new(), Vec::new())?;
+    text.extend_from_slice(&err);
+    Ok((out, text))
+}
+
+fn run_counted_into<O: Write, E: Write + Send + 'static>(root: &Path, cmd: &mut Command, to_out: O, to_err: E) -> Result<(Output, O, E), String> {
     let mut child = cmd
         .current_dir(root)
         .stdin(Stdio::null())
@@ -82,17 +94,17 @@ pub fn run_counted(root: &Path, cmd: &mut Command) -> Result<Output, String> {
         .map_err(|e| format!("could not run {cmd:?}: {e}"))?;
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
-    let err_thread = thread::spawn(move || pass_through(stderr, std::io::stderr()));
-    let mut out = pass_through(stdout, std::io::stdout());
-    let err = err_thread.join().unwrap_or_default();
+    let err_thread = thread::spawn(move || pass_through(stderr, to_err));
+    let (mut out, to_out) = pass_through(stdout, to_out);
+    let (err, to_err) = err_thread.join().map_err(|_| format!("{cmd:?}: the thread reading its standard error panicked"))?;
     let status = child.wait().map_err(|e| format!("{cmd:?}: {e}"))?;
     out.test_results.extend(err.test_results);
     out.plain.extend(err.plain);
     out.success = status.success();
-    Ok(out)
+    Ok((out, to_out, to_err))
 }
 
-fn pass_through(from: impl Read, mut to: impl Write) -> Output {
+fn pass_through<W: Write>(from: impl Read, mut to: W) -> (Output, W) {
     let mut out = Output::default();
     let mut reader = BufReader::new(from);
     let mut line = Vec::new();
@@ -107,7 +119,7 @@ fn pass_through(from: impl Read, mut to: impl Write) -> Output {
             }
         }
     }
-    out
+    (out, to)
 }
 
 /// The running total of `cargo xtask test`.
