@@ -119,13 +119,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         if name != FAST_TOKEN || self.peek().is_none() {
             return give_up();
         }
-        let rest = &self.text[self.pos..];
-        let out = hand_over(Handover::Rest { depth: self.depth }, || visitor.visit_borrowed_str(rest));
-        let read = take_read();
-        if out.is_ok() {
-            self.pos += read;
-        }
-        out
+        self.hand_over_rest(visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -148,7 +142,11 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.peek() != Some(b'{') {
+            take_offer();
             return give_up();
+        }
+        if take_offer() {
+            return self.hand_over_rest(visitor);
         }
         self.enter()?;
         let v = visitor.visit_map(Entries { r: &mut *self, first: true })?;
@@ -215,5 +213,21 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.r.colon()?;
         seed.deserialize(&mut *self.r)
+    }
+}
+
+impl<'de> Reader<'de> {
+    /// Hands the rest of the input to a generated type (its visitor reads it with its own
+    /// tables) and moves past what it read.
+    fn hand_over_rest<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        #[cfg(test)]
+        tests::HANDED_OVER.with(|n| n.set(n.get() + 1));
+        let rest = &self.text[self.pos..];
+        let out = hand_over(Handover::Rest { depth: self.depth }, || visitor.visit_borrowed_str(rest));
+        let read = take_read();
+        if out.is_ok() {
+            self.pos += read;
+        }
+        out
     }
 }

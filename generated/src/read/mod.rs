@@ -8,10 +8,11 @@
 //!
 //! The generated types are read without serde's visitors ([`fast`]): per struct a table of its
 //! keys and a slot per key, one loop for every object, a union's member picked before its object
-//! is read. The JSON-RPC envelopes (`Message`) and the unions decided by keys reach that path from
-//! serde: this reader hands them the rest of the input (a newtype struct of a private name, which
-//! every other deserializer passes on to the type's serde visitor). Any other type is read through
-//! serde: the reader makes the same visitor calls serde_json makes for the same JSON
+//! is read. The generated types reach that path from serde: this reader hands them the rest of the
+//! input, where the JSON-RPC envelopes (`Message`) and the unions decided by keys ask for a newtype
+//! struct of a private name (which every other deserializer passes on to the type's serde
+//! visitor), and the structs and tagged unions ask for a map with an offer that only this reader
+//! takes (`fast::deserialize_struct`). Any other type is read through serde: the reader makes the same visitor calls serde_json makes for the same JSON
 //! (`visit_borrowed_str` for a string without escapes, `visit_u64` / `visit_i64` / `visit_f64` by
 //! the same rules); a value kept unread takes its text as a string handed over. serde_json's own
 //! `RawValue` is left to serde_json.
@@ -30,7 +31,7 @@ use std::fmt;
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use crate::runtime::__private::{hand_over, take_read, with_guessing, Guessing, Handover, Key, FAST_TOKEN};
+use crate::runtime::__private::{hand_over, take_offer, take_read, with_guessing, Guessing, Handover, Key, FAST_TOKEN};
 
 // The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;

@@ -1,6 +1,11 @@
 use super::*;
 use serde_json::Value;
 
+thread_local! {
+    /// How many times the reader handed the rest of its input to a generated type.
+    pub(super) static HANDED_OVER: Cell<u32> = const { Cell::new(0) };
+}
+
 /// What serde_json reads, and whether this reader reads the same or leaves it to serde_json.
 fn agrees(json: &str) -> bool {
     let ours: Option<Value> = read(json);
@@ -224,4 +229,36 @@ fn envelopes_read_by_the_tables_as_serde_json_reads_them() {
     left::<ClientMessage>(r#"{"jsonrpc":"2.0","method":"notifications/initialized","id":5}"#);
     left::<ServerMessage>(r#"{"jsonrpc":"1.0","id":2,"result":{}}"#);
     left::<ServerMessage>(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":"none"}}"#);
+}
+
+/// Structs and tagged unions offered to the reader (`fast::deserialize_struct`) are read by the
+/// tables wherever serde reaches them (at the top, inside a list, a map, an `Option`), with
+/// serde_json's values; an offer that serde_json never took does not reach a later map.
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn structs_and_tagged_unions_take_the_offer() {
+    use crate::v2025_11_25::{CallToolResult, ClientRequest, Tool};
+    use std::collections::BTreeMap;
+    fn handed_over<T: de::DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -> u32 {
+        let before = HANDED_OVER.with(|n| n.get());
+        let here: T = read(json).unwrap_or_else(|| panic!("left to serde_json: {json}"));
+        assert_eq!(here, serde_json::from_str::<T>(json).unwrap(), "{json}");
+        assert!(!crate::runtime::__private::take_offer(), "an offer outlived its read: {json}");
+        HANDED_OVER.with(|n| n.get()) - before
+    }
+    let tool = r#"{"name":"t","inputSchema":{"type":"object"},"title":null,"x":[1]}"#;
+    assert_eq!(handed_over::<Tool>(tool), 1);
+    assert_eq!(handed_over::<Vec<Tool>>(&format!("[{tool},{tool}]")), 2);
+    assert_eq!(handed_over::<BTreeMap<String, Option<Tool>>>(&format!(r#"{{"a":{tool},"b":null}}"#)), 1);
+    assert_eq!(handed_over::<CallToolResult>(r#"{"content":[{"type":"text","text":"hi"}],"isError":false}"#), 1);
+    assert_eq!(handed_over::<ClientRequest>(r#"{"id":1,"method":"tools/call","jsonrpc":"2.0","params":{"name":"t"}}"#), 1);
+    // Refused by the tables as by the serde path: serde_json's error is the answer.
+    assert!(read::<Tool>(r#"{"name":"t"}"#).is_none());
+    assert_eq!(
+        crate::from_str::<Tool>(r#"{"name":"t"}"#).map_err(|e| e.to_string()),
+        serde_json::from_str::<Tool>(r#"{"name":"t"}"#).map_err(|e| e.to_string())
+    );
+    // serde_json refuses `12` before it visits: the offer must not reach the map read next.
+    assert!(serde_json::from_str::<Tool>("12").is_err());
+    assert_eq!(handed_over::<BTreeMap<String, Value>>(r#"{"a":1}"#), 0);
 }

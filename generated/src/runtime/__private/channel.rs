@@ -21,6 +21,20 @@ pub enum Handover {
 thread_local! {
     static HANDOVER: Cell<Option<Handover>> = const { Cell::new(None) };
     static READ: Cell<usize> = const { Cell::new(0) };
+    static OFFERED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Set by a generated struct or tagged union just before it asks a deserializer for a map:
+/// the crate's reader, if it is the one asked, hands the type the rest of the input instead
+/// ([`Handover::Rest`]). Cleared by whoever sees it first: the reader's `deserialize_map`, the
+/// type's visitor when it is given a map, or the type itself once the call returns.
+pub fn offer(on: bool) {
+    OFFERED.with(|c| c.set(on));
+}
+
+/// Whether the map just asked for was offered (and clears the offer).
+pub fn take_offer() -> bool {
+    OFFERED.with(|c| c.replace(false))
 }
 
 /// Runs `visit` (a `visit_borrowed_str` call) with `h` recorded; whatever the visitor did

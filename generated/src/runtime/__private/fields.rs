@@ -113,7 +113,7 @@ pub(super) fn read_fields<'de, A: MapAccess<'de>>(map: &mut A, b: &mut dyn MapFi
     Ok(())
 }
 
-pub(super) struct StructVisitor<B>(&'static str, PhantomData<B>);
+pub struct StructVisitor<B>(&'static str, PhantomData<B>);
 
 impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
     type Value = B::Output;
@@ -128,12 +128,17 @@ impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
 }
 
 pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error> {
-    d.deserialize_map(StructVisitor::<B>(name, PhantomData))
+    d.deserialize_map(struct_visitor::<B>(name))
+}
+
+/// The serde visitor of the struct `B` builds, named `name` in errors.
+pub fn struct_visitor<B>(name: &'static str) -> StructVisitor<B> {
+    StructVisitor(name, PhantomData)
 }
 
 
 
-pub(super) struct TaggedVisitor<U>(PhantomData<U>);
+pub struct TaggedVisitor<U>(PhantomData<U>);
 
 impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     type Value = U;
@@ -182,7 +187,12 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
 }
 
 pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
-    d.deserialize_map(TaggedVisitor::<U>(PhantomData))
+    d.deserialize_map(tagged_visitor::<U>())
+}
+
+/// The serde visitor of the tagged union `U`.
+pub fn tagged_visitor<U>() -> TaggedVisitor<U> {
+    TaggedVisitor(PhantomData)
 }
 
 pub fn kind_name(v: &Value) -> &'static str {
