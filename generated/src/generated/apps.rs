@@ -1761,7 +1761,7 @@ impl<'de> serde::Deserialize<'de> for McpUiStyles {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiStylesBuilder>(d, "McpUiStyles")
+        __p::deserialize_struct::<D, __McpUiStylesBuilder>(d, "McpUiStyles")
     }
 }
 impl serde::Serialize for McpUiStyles {
@@ -3541,7 +3541,7 @@ impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiOpenLinkRequestBuilder,
         >(d, "McpUiOpenLinkRequest")
@@ -3719,7 +3719,7 @@ impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiOpenLinkRequestParamsBuilder,
         >(d, "McpUiOpenLinkRequestParams")
@@ -3879,7 +3879,7 @@ impl<'de> serde::Deserialize<'de> for McpUiOpenLinkResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiOpenLinkResultBuilder,
         >(d, "McpUiOpenLinkResult")
@@ -4063,7 +4063,7 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiDownloadFileRequestBuilder,
         >(d, "McpUiDownloadFileRequest")
@@ -4361,7 +4361,7 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, McpUiDownloadFileRequestParamsContentsItem>(d)
+        __p::deserialize_tagged::<D, McpUiDownloadFileRequestParamsContentsItem>(d)
     }
 }
 impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
@@ -4492,7 +4492,7 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiDownloadFileRequestParamsBuilder,
         >(d, "McpUiDownloadFileRequestParams")
@@ -4660,7 +4660,7 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiDownloadFileResultBuilder,
         >(d, "McpUiDownloadFileResult")
@@ -4836,7 +4836,7 @@ impl<'de> serde::Deserialize<'de> for McpUiMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiMessageRequestBuilder,
         >(d, "McpUiMessageRequest")
@@ -5020,7 +5020,7 @@ impl<'de> serde::Deserialize<'de> for McpUiMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiMessageRequestParamsBuilder,
         >(d, "McpUiMessageRequestParams")
@@ -5202,7 +5202,7 @@ impl<'de> serde::Deserialize<'de> for McpUiMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiMessageResultBuilder,
         >(d, "McpUiMessageResult")
@@ -5382,7 +5382,7 @@ impl<'de> serde::Deserialize<'de> for McpUiSandboxProxyReadyNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiSandboxProxyReadyNotificationBuilder,
         >(d, "McpUiSandboxProxyReadyNotification")
@@ -5579,7 +5579,7 @@ impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiSandboxResourceReadyNotificationBuilder,
         >(d, "McpUiSandboxResourceReadyNotification")
@@ -5796,7 +5796,7 @@ impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotificationParam
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiSandboxResourceReadyNotificationParamsBuilder,
         >(d, "McpUiSandboxResourceReadyNotificationParams")
@@ -6046,7 +6046,7 @@ impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiSizeChangedNotificationBuilder,
         >(d, "McpUiSizeChangedNotification")
@@ -6235,7 +6235,7 @@ impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiSizeChangedNotificationParamsBuilder,
         >(d, "McpUiSizeChangedNotificationParams")
@@ -6432,7 +6432,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolInputNotificationBuilder,
         >(d, "McpUiToolInputNotification")
@@ -6611,7 +6611,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolInputNotificationParamsBuilder,
         >(d, "McpUiToolInputNotificationParams")
@@ -6787,7 +6787,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolInputPartialNotificationBuilder,
         >(d, "McpUiToolInputPartialNotification")
@@ -6970,7 +6970,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolInputPartialNotificationParamsBuilder,
         >(d, "McpUiToolInputPartialNotificationParams")
@@ -7146,7 +7146,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolResultNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolResultNotificationBuilder,
         >(d, "McpUiToolResultNotification")
@@ -7346,7 +7346,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolCancelledNotificationBuilder,
         >(d, "McpUiToolCancelledNotification")
@@ -7529,7 +7529,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiToolCancelledNotificationParamsBuilder,
         >(d, "McpUiToolCancelledNotificationParams")
@@ -7686,7 +7686,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCss {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiHostCssBuilder>(d, "McpUiHostCss")
+        __p::deserialize_struct::<D, __McpUiHostCssBuilder>(d, "McpUiHostCss")
     }
 }
 impl serde::Serialize for McpUiHostCss {
@@ -7848,7 +7848,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostStyles {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiHostStylesBuilder>(d, "McpUiHostStyles")
+        __p::deserialize_struct::<D, __McpUiHostStylesBuilder>(d, "McpUiHostStyles")
     }
 }
 impl serde::Serialize for McpUiHostStyles {
@@ -8149,7 +8149,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiHostContextBuilder>(d, "McpUiHostContext")
+        __p::deserialize_struct::<D, __McpUiHostContextBuilder>(d, "McpUiHostContext")
     }
 }
 impl serde::Serialize for McpUiHostContext {
@@ -8558,7 +8558,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextToolInfo {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostContextToolInfoBuilder,
         >(d, "McpUiHostContextToolInfo")
@@ -8772,7 +8772,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextContainerDimensions {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostContextContainerDimensionsBuilder,
         >(d, "McpUiHostContextContainerDimensions")
@@ -9124,7 +9124,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextDeviceCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostContextDeviceCapabilitiesBuilder,
         >(d, "McpUiHostContextDeviceCapabilities")
@@ -9334,7 +9334,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextSafeAreaInsets {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostContextSafeAreaInsetsBuilder,
         >(d, "McpUiHostContextSafeAreaInsets")
@@ -9562,7 +9562,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostContextChangedNotificationBuilder,
         >(d, "McpUiHostContextChangedNotification")
@@ -9764,7 +9764,7 @@ impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiUpdateModelContextRequestBuilder,
         >(d, "McpUiUpdateModelContextRequest")
@@ -9957,7 +9957,7 @@ impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiUpdateModelContextRequestParamsBuilder,
         >(d, "McpUiUpdateModelContextRequestParams")
@@ -10164,7 +10164,7 @@ impl<'de> serde::Deserialize<'de> for McpUiResourceTeardownRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiResourceTeardownRequestBuilder,
         >(d, "McpUiResourceTeardownRequest")
@@ -10394,7 +10394,7 @@ impl<'de> serde::Deserialize<'de> for McpUiSupportedContentBlockModalities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiSupportedContentBlockModalitiesBuilder,
         >(d, "McpUiSupportedContentBlockModalities")
@@ -10685,7 +10685,7 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestTeardownNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiRequestTeardownNotificationBuilder,
         >(d, "McpUiRequestTeardownNotification")
@@ -10960,7 +10960,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostCapabilitiesBuilder,
         >(d, "McpUiHostCapabilities")
@@ -11343,7 +11343,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostCapabilitiesServerToolsBuilder,
         >(d, "McpUiHostCapabilitiesServerTools")
@@ -11502,7 +11502,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostCapabilitiesServerResourcesBuilder,
         >(d, "McpUiHostCapabilitiesServerResources")
@@ -11673,7 +11673,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSandbox {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostCapabilitiesSandboxBuilder,
         >(d, "McpUiHostCapabilitiesSandbox")
@@ -11856,7 +11856,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiHostCapabilitiesSamplingBuilder,
         >(d, "McpUiHostCapabilitiesSampling")
@@ -12044,7 +12044,7 @@ impl<'de> serde::Deserialize<'de> for McpUiAppCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiAppCapabilitiesBuilder,
         >(d, "McpUiAppCapabilities")
@@ -12253,7 +12253,7 @@ impl<'de> serde::Deserialize<'de> for McpUiAppCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiAppCapabilitiesToolsBuilder,
         >(d, "McpUiAppCapabilitiesTools")
@@ -12429,7 +12429,7 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiInitializeRequestBuilder,
         >(d, "McpUiInitializeRequest")
@@ -12630,7 +12630,7 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiInitializeRequestParamsBuilder,
         >(d, "McpUiInitializeRequestParams")
@@ -12864,7 +12864,7 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiInitializeResultBuilder,
         >(d, "McpUiInitializeResult")
@@ -13108,7 +13108,7 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiInitializedNotificationBuilder,
         >(d, "McpUiInitializedNotification")
@@ -13356,7 +13356,7 @@ impl<'de> serde::Deserialize<'de> for McpUiResourceCsp {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiResourceCspBuilder>(d, "McpUiResourceCsp")
+        __p::deserialize_struct::<D, __McpUiResourceCspBuilder>(d, "McpUiResourceCsp")
     }
 }
 impl serde::Serialize for McpUiResourceCsp {
@@ -13627,7 +13627,7 @@ impl<'de> serde::Deserialize<'de> for McpUiResourcePermissions {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiResourcePermissionsBuilder,
         >(d, "McpUiResourcePermissions")
@@ -13907,7 +13907,7 @@ impl<'de> serde::Deserialize<'de> for McpUiResourceMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiResourceMetaBuilder>(d, "McpUiResourceMeta")
+        __p::deserialize_struct::<D, __McpUiResourceMetaBuilder>(d, "McpUiResourceMeta")
     }
 }
 impl serde::Serialize for McpUiResourceMeta {
@@ -14150,7 +14150,7 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiRequestDisplayModeRequestBuilder,
         >(d, "McpUiRequestDisplayModeRequest")
@@ -14331,7 +14331,7 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiRequestDisplayModeRequestParamsBuilder,
         >(d, "McpUiRequestDisplayModeRequestParams")
@@ -14493,7 +14493,7 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiRequestDisplayModeResultBuilder,
         >(d, "McpUiRequestDisplayModeResult")
@@ -14788,7 +14788,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __McpUiToolMetaBuilder>(d, "McpUiToolMeta")
+        __p::deserialize_struct::<D, __McpUiToolMetaBuilder>(d, "McpUiToolMeta")
     }
 }
 impl serde::Serialize for McpUiToolMeta {
@@ -15040,7 +15040,7 @@ impl<'de> serde::Deserialize<'de> for McpUiClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __McpUiClientCapabilitiesBuilder,
         >(d, "McpUiClientCapabilities")
@@ -15563,7 +15563,7 @@ impl<'de> serde::Deserialize<'de> for ViewRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ViewRequest>(d)
+        __p::deserialize_tagged::<D, ViewRequest>(d)
     }
 }
 impl __v::Validate for ViewRequest {
@@ -16078,7 +16078,7 @@ impl<'de> serde::Deserialize<'de> for ViewNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ViewNotification>(d)
+        __p::deserialize_tagged::<D, ViewNotification>(d)
     }
 }
 impl __v::Validate for ViewNotification {
@@ -16601,7 +16601,7 @@ impl<'de> serde::Deserialize<'de> for HostRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, HostRequest>(d)
+        __p::deserialize_tagged::<D, HostRequest>(d)
     }
 }
 impl __v::Validate for HostRequest {
@@ -17141,7 +17141,7 @@ impl<'de> serde::Deserialize<'de> for HostNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, HostNotification>(d)
+        __p::deserialize_tagged::<D, HostNotification>(d)
     }
 }
 impl __v::Validate for HostNotification {

@@ -343,7 +343,7 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, InputRequest>(d)
+        __p::deserialize_tagged::<D, InputRequest>(d)
     }
 }
 impl __v::Validate for InputRequest {
@@ -879,7 +879,7 @@ impl<'de> serde::Deserialize<'de> for InputRequiredResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InputRequiredResultBuilder,
         >(d, "InputRequiredResult")
@@ -1134,7 +1134,7 @@ impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InputResponseRequestParamsBuilder,
         >(d, "InputResponseRequestParams")
@@ -1386,7 +1386,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceRequestParamsBuilder,
         >(d, "ReadResourceRequestParams")
@@ -1662,7 +1662,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceRequestBuilder,
         >(d, "ReadResourceRequest")
@@ -1937,7 +1937,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceResultBuilder,
         >(d, "ReadResourceResult")
@@ -2532,7 +2532,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceResultResponseBuilder,
         >(d, "ReadResourceResultResponse")
@@ -2829,7 +2829,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
+        __p::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
     }
 }
 impl __v::Validate for ReadResourceResultResponseResult {
@@ -3059,7 +3059,7 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TextResourceContentsBuilder,
         >(d, "TextResourceContents")
@@ -3555,7 +3555,7 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __BlobResourceContentsBuilder,
         >(d, "BlobResourceContents")
@@ -3981,7 +3981,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetPromptRequestParamsBuilder,
         >(d, "GetPromptRequestParams")
@@ -4276,7 +4276,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -4520,7 +4520,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -4792,7 +4792,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetPromptResultResponseBuilder,
         >(d, "GetPromptResultResponse")
@@ -5087,7 +5087,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
+        __p::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
     }
 }
 impl __v::Validate for GetPromptResultResponseResult {
@@ -5208,7 +5208,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -5410,7 +5410,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -5978,7 +5978,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -6268,7 +6268,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CallToolResultResponseBuilder,
         >(d, "CallToolResultResponse")
@@ -6563,7 +6563,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, CallToolResultResponseResult>(d)
+        __p::deserialize_tagged::<D, CallToolResultResponseResult>(d)
     }
 }
 impl __v::Validate for CallToolResultResponseResult {
@@ -6723,7 +6723,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CallToolRequestParamsBuilder,
         >(d, "CallToolRequestParams")
@@ -7018,7 +7018,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -7342,7 +7342,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageRequestParamsBuilder,
         >(d, "CreateMessageRequestParams")
@@ -7721,7 +7721,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageRequestBuilder,
         >(d, "CreateMessageRequest")
@@ -7955,7 +7955,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageResultBuilder,
         >(d, "CreateMessageResult")
@@ -8228,7 +8228,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -8810,7 +8810,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
+        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -9115,7 +9115,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ContentBlock>(d)
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -9331,7 +9331,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
+        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -9897,7 +9897,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ClientRequest>(d)
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -11030,7 +11030,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceMetadataRequestBuilder,
         >(d, "ReadResourceMetadataRequest")
@@ -11249,7 +11249,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceMetadataRequestParamsBuilder,
         >(d, "ReadResourceMetadataRequestParams")
@@ -11467,7 +11467,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceMetadataResultBuilder,
         >(d, "ReadResourceMetadataResult")
@@ -11713,7 +11713,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceMetadataResultResponseBuilder,
         >(d, "ReadResourceMetadataResultResponse")

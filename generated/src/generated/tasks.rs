@@ -303,7 +303,7 @@ impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TaskBuilder>(d, "Task")
+        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
     }
 }
 impl serde::Serialize for Task {
@@ -664,7 +664,7 @@ impl<'de> serde::Deserialize<'de> for WorkingTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __WorkingTaskBuilder>(d, "WorkingTask")
+        __p::deserialize_struct::<D, __WorkingTaskBuilder>(d, "WorkingTask")
     }
 }
 impl serde::Serialize for WorkingTask {
@@ -1036,7 +1036,7 @@ impl<'de> serde::Deserialize<'de> for InputRequiredTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __InputRequiredTaskBuilder>(d, "InputRequiredTask")
+        __p::deserialize_struct::<D, __InputRequiredTaskBuilder>(d, "InputRequiredTask")
     }
 }
 impl serde::Serialize for InputRequiredTask {
@@ -1437,7 +1437,7 @@ impl<'de> serde::Deserialize<'de> for CompletedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CompletedTaskBuilder>(d, "CompletedTask")
+        __p::deserialize_struct::<D, __CompletedTaskBuilder>(d, "CompletedTask")
     }
 }
 impl serde::Serialize for CompletedTask {
@@ -1819,7 +1819,7 @@ impl<'de> serde::Deserialize<'de> for FailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __FailedTaskBuilder>(d, "FailedTask")
+        __p::deserialize_struct::<D, __FailedTaskBuilder>(d, "FailedTask")
     }
 }
 impl serde::Serialize for FailedTask {
@@ -2191,7 +2191,7 @@ impl<'de> serde::Deserialize<'de> for CancelledTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CancelledTaskBuilder>(d, "CancelledTask")
+        __p::deserialize_struct::<D, __CancelledTaskBuilder>(d, "CancelledTask")
     }
 }
 impl serde::Serialize for CancelledTask {
@@ -2632,7 +2632,7 @@ impl<'de> serde::Deserialize<'de> for DetailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, DetailedTask>(d)
+        __p::deserialize_tagged::<D, DetailedTask>(d)
     }
 }
 impl __v::Validate for DetailedTask {
@@ -3004,7 +3004,7 @@ impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
+        __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
     }
 }
 impl serde::Serialize for CreateTaskResult {
@@ -3361,7 +3361,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
+        __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
     }
 }
 impl serde::Serialize for GetTaskRequest {
@@ -3562,7 +3562,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetTaskRequestParamsBuilder,
         >(d, "GetTaskRequestParams")
@@ -3866,7 +3866,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
+        __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
     }
 }
 impl serde::Serialize for GetTaskResult {
@@ -4298,7 +4298,7 @@ impl<'de> serde::Deserialize<'de> for UpdateTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __UpdateTaskRequestBuilder>(d, "UpdateTaskRequest")
+        __p::deserialize_struct::<D, __UpdateTaskRequestBuilder>(d, "UpdateTaskRequest")
     }
 }
 impl serde::Serialize for UpdateTaskRequest {
@@ -4515,7 +4515,7 @@ impl<'de> serde::Deserialize<'de> for UpdateTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UpdateTaskRequestParamsBuilder,
         >(d, "UpdateTaskRequestParams")
@@ -4711,7 +4711,7 @@ impl<'de> serde::Deserialize<'de> for UpdateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __UpdateTaskResultBuilder>(d, "UpdateTaskResult")
+        __p::deserialize_struct::<D, __UpdateTaskResultBuilder>(d, "UpdateTaskResult")
     }
 }
 impl serde::Serialize for UpdateTaskResult {
@@ -4940,7 +4940,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
+        __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
     }
 }
 impl serde::Serialize for CancelTaskRequest {
@@ -5144,7 +5144,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CancelTaskRequestParamsBuilder,
         >(d, "CancelTaskRequestParams")
@@ -5319,7 +5319,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
+        __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
     }
 }
 impl serde::Serialize for CancelTaskResult {
@@ -5636,7 +5636,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskStatusNotificationParamsBuilder,
         >(d, "TaskStatusNotificationParams")
@@ -6056,7 +6056,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskStatusNotificationBuilder,
         >(d, "TaskStatusNotification")
@@ -6260,7 +6260,7 @@ impl<'de> serde::Deserialize<'de> for TaskSubscriptionNotifications {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskSubscriptionNotificationsBuilder,
         >(d, "TaskSubscriptionNotifications")
@@ -6418,7 +6418,7 @@ impl<'de> serde::Deserialize<'de> for TaskSubscriptionAcknowledgedNotifications 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskSubscriptionAcknowledgedNotificationsBuilder,
         >(d, "TaskSubscriptionAcknowledgedNotifications")
@@ -6700,7 +6700,7 @@ impl<'de> serde::Deserialize<'de> for CallToolOutcome {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, CallToolOutcome>(d)
+        __p::deserialize_tagged::<D, CallToolOutcome>(d)
     }
 }
 impl __v::Validate for CallToolOutcome {

@@ -671,7 +671,7 @@ impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskAugmentedRequestParamsBuilder,
         >(d, "TaskAugmentedRequestParams")
@@ -854,7 +854,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -1011,7 +1011,7 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
+        __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
 impl serde::Serialize for RequestParamsMeta {
@@ -1175,7 +1175,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestBuilder>(d, "Request")
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -1358,7 +1358,7 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __NotificationParamsBuilder,
         >(d, "NotificationParams")
@@ -1526,7 +1526,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -1707,7 +1707,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResultBuilder>(d, "Result")
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1883,7 +1883,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -2284,7 +2284,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -2528,7 +2528,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCNotificationBuilder,
         >(d, "JSONRPCNotification")
@@ -2775,7 +2775,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCResultResponseBuilder,
         >(d, "JSONRPCResultResponse")
@@ -2999,7 +2999,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCErrorResponseBuilder,
         >(d, "JSONRPCErrorResponse")
@@ -3580,7 +3580,7 @@ impl<'de> serde::Deserialize<'de> for URLElicitationRequiredError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __URLElicitationRequiredErrorBuilder,
         >(d, "URLElicitationRequiredError")
@@ -3780,7 +3780,7 @@ impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __URLElicitationRequiredErrorErrorDataBuilder,
         >(d, "URLElicitationRequiredErrorErrorData")
@@ -3967,7 +3967,7 @@ impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __URLElicitationRequiredErrorErrorBuilder,
         >(d, "URLElicitationRequiredErrorError")
@@ -4193,7 +4193,7 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CancelledNotificationParamsBuilder,
         >(d, "CancelledNotificationParams")
@@ -4435,7 +4435,7 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CancelledNotificationBuilder,
         >(d, "CancelledNotification")
@@ -4658,7 +4658,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InitializeRequestParamsBuilder,
         >(d, "InitializeRequestParams")
@@ -4918,7 +4918,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
+        __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
 impl serde::Serialize for InitializeRequest {
@@ -5165,7 +5165,7 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
+        __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
 impl serde::Serialize for InitializeResult {
@@ -5442,7 +5442,7 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InitializedNotificationBuilder,
         >(d, "InitializedNotification")
@@ -5675,7 +5675,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesBuilder,
         >(d, "ClientCapabilities")
@@ -5935,7 +5935,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesRootsBuilder,
         >(d, "ClientCapabilitiesRoots")
@@ -6103,7 +6103,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesSamplingBuilder,
         >(d, "ClientCapabilitiesSampling")
@@ -6293,7 +6293,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesElicitationBuilder,
         >(d, "ClientCapabilitiesElicitation")
@@ -6475,7 +6475,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesTasksRequestsSamplingBuilder,
         >(d, "ClientCapabilitiesTasksRequestsSampling")
@@ -6634,7 +6634,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesTasksRequestsElicitationBuilder,
         >(d, "ClientCapabilitiesTasksRequestsElicitation")
@@ -6805,7 +6805,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesTasksRequestsBuilder,
         >(d, "ClientCapabilitiesTasksRequests")
@@ -7019,7 +7019,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesTasksBuilder,
         >(d, "ClientCapabilitiesTasks")
@@ -7287,7 +7287,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesBuilder,
         >(d, "ServerCapabilities")
@@ -7580,7 +7580,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesPromptsBuilder,
         >(d, "ServerCapabilitiesPrompts")
@@ -7749,7 +7749,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesResourcesBuilder,
         >(d, "ServerCapabilitiesResources")
@@ -7931,7 +7931,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesToolsBuilder,
         >(d, "ServerCapabilitiesTools")
@@ -8088,7 +8088,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesTasksRequestsToolsBuilder,
         >(d, "ServerCapabilitiesTasksRequestsTools")
@@ -8247,7 +8247,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesTasksRequestsBuilder,
         >(d, "ServerCapabilitiesTasksRequests")
@@ -8433,7 +8433,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesTasksBuilder,
         >(d, "ServerCapabilitiesTasks")
@@ -8682,7 +8682,7 @@ impl<'de> serde::Deserialize<'de> for Icon {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __IconBuilder>(d, "Icon")
+        __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
     }
 }
 impl serde::Serialize for Icon {
@@ -9027,7 +9027,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
+        __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
     }
 }
 impl serde::Serialize for Icons {
@@ -9196,7 +9196,7 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
+        __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
 impl serde::Serialize for BaseMetadata {
@@ -9446,7 +9446,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -9747,7 +9747,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -10005,7 +10005,7 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ProgressNotificationParamsBuilder,
         >(d, "ProgressNotificationParams")
@@ -10278,7 +10278,7 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ProgressNotificationBuilder,
         >(d, "ProgressNotification")
@@ -10482,7 +10482,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __PaginatedRequestParamsBuilder,
         >(d, "PaginatedRequestParams")
@@ -10700,7 +10700,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -10922,7 +10922,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -11142,7 +11142,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourcesRequestBuilder,
         >(d, "ListResourcesRequest")
@@ -11380,7 +11380,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourcesResultBuilder,
         >(d, "ListResourcesResult")
@@ -11630,7 +11630,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourceTemplatesRequestBuilder,
         >(d, "ListResourceTemplatesRequest")
@@ -11870,7 +11870,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourceTemplatesResultBuilder,
         >(d, "ListResourceTemplatesResult")
@@ -12102,7 +12102,7 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceRequestParamsBuilder,
         >(d, "ResourceRequestParams")
@@ -12300,7 +12300,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceRequestParamsBuilder,
         >(d, "ReadResourceRequestParams")
@@ -12526,7 +12526,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceRequestBuilder,
         >(d, "ReadResourceRequest")
@@ -12742,7 +12742,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceResultBuilder,
         >(d, "ReadResourceResult")
@@ -13258,7 +13258,7 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceListChangedNotificationBuilder,
         >(d, "ResourceListChangedNotification")
@@ -13461,7 +13461,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscribeRequestParamsBuilder,
         >(d, "SubscribeRequestParams")
@@ -13685,7 +13685,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
+        __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
 impl serde::Serialize for SubscribeRequest {
@@ -13900,7 +13900,7 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UnsubscribeRequestParamsBuilder,
         >(d, "UnsubscribeRequestParams")
@@ -14126,7 +14126,7 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UnsubscribeRequestBuilder,
         >(d, "UnsubscribeRequest")
@@ -14344,7 +14344,7 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceUpdatedNotificationParamsBuilder,
         >(d, "ResourceUpdatedNotificationParams")
@@ -14562,7 +14562,7 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceUpdatedNotificationBuilder,
         >(d, "ResourceUpdatedNotification")
@@ -14861,7 +14861,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -15285,7 +15285,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -15620,7 +15620,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -15857,7 +15857,7 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TextResourceContentsBuilder,
         >(d, "TextResourceContents")
@@ -16122,7 +16122,7 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __BlobResourceContentsBuilder,
         >(d, "BlobResourceContents")
@@ -16394,7 +16394,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListPromptsRequestBuilder,
         >(d, "ListPromptsRequest")
@@ -16632,7 +16632,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -16859,7 +16859,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetPromptRequestParamsBuilder,
         >(d, "GetPromptRequestParams")
@@ -17104,7 +17104,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -17327,7 +17327,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -17597,7 +17597,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -17900,7 +17900,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -18244,7 +18244,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -18537,7 +18537,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
+        __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
 impl serde::Serialize for ResourceLink {
@@ -18921,7 +18921,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -19461,7 +19461,7 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __PromptListChangedNotificationBuilder,
         >(d, "PromptListChangedNotification")
@@ -19690,7 +19690,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -19923,7 +19923,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -20171,7 +20171,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -20443,7 +20443,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CallToolRequestParamsBuilder,
         >(d, "CallToolRequestParams")
@@ -20710,7 +20710,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -20945,7 +20945,7 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ToolListChangedNotificationBuilder,
         >(d, "ToolListChangedNotification")
@@ -21204,7 +21204,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
+        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -21452,7 +21452,7 @@ impl<'de> serde::Deserialize<'de> for ToolExecution {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolExecutionBuilder>(d, "ToolExecution")
+        __p::deserialize_struct::<D, __ToolExecutionBuilder>(d, "ToolExecution")
     }
 }
 impl serde::Serialize for ToolExecution {
@@ -21836,7 +21836,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -22200,7 +22200,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -22444,7 +22444,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
+        __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
 impl serde::Serialize for ToolOutputSchema {
@@ -22780,7 +22780,7 @@ impl<'de> serde::Deserialize<'de> for TaskMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TaskMetadataBuilder>(d, "TaskMetadata")
+        __p::deserialize_struct::<D, __TaskMetadataBuilder>(d, "TaskMetadata")
     }
 }
 impl serde::Serialize for TaskMetadata {
@@ -22930,7 +22930,7 @@ impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __RelatedTaskMetadataBuilder,
         >(d, "RelatedTaskMetadata")
@@ -23158,7 +23158,7 @@ impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TaskBuilder>(d, "Task")
+        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
     }
 }
 impl serde::Serialize for Task {
@@ -23435,7 +23435,7 @@ impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
+        __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
     }
 }
 impl serde::Serialize for CreateTaskResult {
@@ -23655,7 +23655,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
+        __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
     }
 }
 impl serde::Serialize for GetTaskRequest {
@@ -23856,7 +23856,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetTaskRequestParamsBuilder,
         >(d, "GetTaskRequestParams")
@@ -24096,7 +24096,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
+        __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
     }
 }
 impl serde::Serialize for GetTaskResult {
@@ -24445,7 +24445,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetTaskPayloadRequestBuilder,
         >(d, "GetTaskPayloadRequest")
@@ -24652,7 +24652,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetTaskPayloadRequestParamsBuilder,
         >(d, "GetTaskPayloadRequestParams")
@@ -24814,7 +24814,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetTaskPayloadResultBuilder,
         >(d, "GetTaskPayloadResult")
@@ -25017,7 +25017,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
+        __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
     }
 }
 impl serde::Serialize for CancelTaskRequest {
@@ -25218,7 +25218,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CancelTaskRequestParamsBuilder,
         >(d, "CancelTaskRequestParams")
@@ -25458,7 +25458,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
+        __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
     }
 }
 impl serde::Serialize for CancelTaskResult {
@@ -25805,7 +25805,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListTasksRequestBuilder>(d, "ListTasksRequest")
+        __p::deserialize_struct::<D, __ListTasksRequestBuilder>(d, "ListTasksRequest")
     }
 }
 impl serde::Serialize for ListTasksRequest {
@@ -26038,7 +26038,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListTasksResultBuilder>(d, "ListTasksResult")
+        __p::deserialize_struct::<D, __ListTasksResultBuilder>(d, "ListTasksResult")
     }
 }
 impl serde::Serialize for ListTasksResult {
@@ -26327,7 +26327,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskStatusNotificationParamsBuilder,
         >(d, "TaskStatusNotificationParams")
@@ -26652,7 +26652,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TaskStatusNotificationBuilder,
         >(d, "TaskStatusNotification")
@@ -26858,7 +26858,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SetLevelRequestParamsBuilder,
         >(d, "SetLevelRequestParams")
@@ -27081,7 +27081,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
+        __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
 impl serde::Serialize for SetLevelRequest {
@@ -27314,7 +27314,7 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LoggingMessageNotificationParamsBuilder,
         >(d, "LoggingMessageNotificationParams")
@@ -27565,7 +27565,7 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LoggingMessageNotificationBuilder,
         >(d, "LoggingMessageNotification")
@@ -28048,7 +28048,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageRequestParamsBuilder,
         >(d, "CreateMessageRequestParams")
@@ -28572,7 +28572,7 @@ impl<'de> serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
+        __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
     }
 }
 impl serde::Serialize for ToolChoice {
@@ -28886,7 +28886,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageRequestBuilder,
         >(d, "CreateMessageRequest")
@@ -29144,7 +29144,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageResultBuilder,
         >(d, "CreateMessageResult")
@@ -29526,7 +29526,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -30107,7 +30107,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
+        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -30284,7 +30284,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
+        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
 impl serde::Serialize for Annotations {
@@ -30649,7 +30649,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ContentBlock>(d)
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -30818,7 +30818,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -31076,7 +31076,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -31353,7 +31353,7 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
+        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
 impl serde::Serialize for AudioContent {
@@ -31636,7 +31636,7 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
+        __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
     }
 }
 impl serde::Serialize for ToolUseContent {
@@ -31936,7 +31936,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
+        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -32265,7 +32265,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -32502,7 +32502,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -32688,7 +32688,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteRequestParamsBuilder,
         >(d, "CompleteRequestParams")
@@ -33031,7 +33031,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -33163,7 +33163,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteRequestParamsArgumentBuilder,
         >(d, "CompleteRequestParamsArgument")
@@ -33337,7 +33337,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteRequestParamsContextBuilder,
         >(d, "CompleteRequestParamsContext")
@@ -33534,7 +33534,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -33745,7 +33745,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -33951,7 +33951,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteResultCompletionBuilder,
         >(d, "CompleteResultCompletion")
@@ -34174,7 +34174,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceTemplateReferenceBuilder,
         >(d, "ResourceTemplateReference")
@@ -34377,7 +34377,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -34617,7 +34617,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -34839,7 +34839,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -35048,7 +35048,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RootBuilder>(d, "Root")
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -35287,7 +35287,7 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __RootsListChangedNotificationBuilder,
         >(d, "RootsListChangedNotification")
@@ -35529,7 +35529,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitRequestFormParamsBuilder,
         >(d, "ElicitRequestFormParams")
@@ -35807,7 +35807,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitRequestFormParamsRequestedSchemaBuilder,
         >(d, "ElicitRequestFormParamsRequestedSchema")
@@ -36098,7 +36098,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitRequestURLParamsBuilder,
         >(d, "ElicitRequestURLParams")
@@ -36469,7 +36469,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ElicitRequestParams>(d)
+        __p::deserialize_tagged::<D, ElicitRequestParams>(d)
     }
 }
 impl __v::Validate for ElicitRequestParams {
@@ -36626,7 +36626,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
+        __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
 impl serde::Serialize for ElicitRequest {
@@ -37352,7 +37352,7 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
+        __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
 impl serde::Serialize for StringSchema {
@@ -37804,7 +37804,7 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
+        __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
 impl serde::Serialize for NumberSchema {
@@ -38224,7 +38224,7 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
+        __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
 impl serde::Serialize for BooleanSchema {
@@ -38485,7 +38485,7 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UntitledSingleSelectEnumSchemaBuilder,
         >(d, "UntitledSingleSelectEnumSchema")
@@ -38778,7 +38778,7 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledSingleSelectEnumSchemaBuilder,
         >(d, "TitledSingleSelectEnumSchema")
@@ -39043,7 +39043,7 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledSingleSelectEnumSchemaOneOfItemBuilder,
         >(d, "TitledSingleSelectEnumSchemaOneOfItem")
@@ -39603,7 +39603,7 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UntitledMultiSelectEnumSchemaBuilder,
         >(d, "UntitledMultiSelectEnumSchema")
@@ -39911,7 +39911,7 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UntitledMultiSelectEnumSchemaItemsBuilder,
         >(d, "UntitledMultiSelectEnumSchemaItems")
@@ -40147,7 +40147,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledMultiSelectEnumSchemaBuilder,
         >(d, "TitledMultiSelectEnumSchema")
@@ -40453,7 +40453,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
         >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
@@ -40629,7 +40629,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledMultiSelectEnumSchemaItemsBuilder,
         >(d, "TitledMultiSelectEnumSchemaItems")
@@ -41156,7 +41156,7 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LegacyTitledEnumSchemaBuilder,
         >(d, "LegacyTitledEnumSchema")
@@ -41845,7 +41845,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
+        __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
 impl serde::Serialize for ElicitResult {
@@ -42492,7 +42492,7 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitationCompleteNotificationBuilder,
         >(d, "ElicitationCompleteNotification")
@@ -42694,7 +42694,7 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitationCompleteNotificationParamsBuilder,
         >(d, "ElicitationCompleteNotificationParams")
@@ -43299,7 +43299,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ClientRequest>(d)
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -43767,7 +43767,7 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ClientNotification>(d)
+        __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
 impl __v::Validate for ClientNotification {
@@ -44746,7 +44746,7 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ServerRequest>(d)
+        __p::deserialize_tagged::<D, ServerRequest>(d)
     }
 }
 impl __v::Validate for ServerRequest {
@@ -45249,7 +45249,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ServerNotification>(d)
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {

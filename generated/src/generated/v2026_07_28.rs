@@ -607,7 +607,7 @@ impl<'de> serde::Deserialize<'de> for RequestMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestMetaObjectBuilder>(d, "RequestMetaObject")
+        __p::deserialize_struct::<D, __RequestMetaObjectBuilder>(d, "RequestMetaObject")
     }
 }
 impl serde::Serialize for RequestMetaObject {
@@ -910,7 +910,7 @@ impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __NotificationMetaObjectBuilder,
         >(d, "NotificationMetaObject")
@@ -1094,7 +1094,7 @@ impl<'de> serde::Deserialize<'de> for ResultMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResultMetaObjectBuilder>(d, "ResultMetaObject")
+        __p::deserialize_struct::<D, __ResultMetaObjectBuilder>(d, "ResultMetaObject")
     }
 }
 impl serde::Serialize for ResultMetaObject {
@@ -1435,7 +1435,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -1612,7 +1612,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestBuilder>(d, "Request")
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -1791,7 +1791,7 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __NotificationParamsBuilder,
         >(d, "NotificationParams")
@@ -1964,7 +1964,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -2270,7 +2270,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResultBuilder>(d, "Result")
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -2480,7 +2480,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -2881,7 +2881,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -3125,7 +3125,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCNotificationBuilder,
         >(d, "JSONRPCNotification")
@@ -3372,7 +3372,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCResultResponseBuilder,
         >(d, "JSONRPCResultResponse")
@@ -3596,7 +3596,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCErrorResponseBuilder,
         >(d, "JSONRPCErrorResponse")
@@ -4169,7 +4169,7 @@ impl<'de> serde::Deserialize<'de> for ParseError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ParseErrorBuilder>(d, "ParseError")
+        __p::deserialize_struct::<D, __ParseErrorBuilder>(d, "ParseError")
     }
 }
 impl serde::Serialize for ParseError {
@@ -4379,7 +4379,7 @@ impl<'de> serde::Deserialize<'de> for InvalidRequestError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InvalidRequestErrorBuilder,
         >(d, "InvalidRequestError")
@@ -4599,7 +4599,7 @@ impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __MethodNotFoundErrorBuilder,
         >(d, "MethodNotFoundError")
@@ -4833,7 +4833,7 @@ impl<'de> serde::Deserialize<'de> for InvalidParamsError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InvalidParamsErrorBuilder,
         >(d, "InvalidParamsError")
@@ -5047,7 +5047,7 @@ impl<'de> serde::Deserialize<'de> for InternalError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __InternalErrorBuilder>(d, "InternalError")
+        __p::deserialize_struct::<D, __InternalErrorBuilder>(d, "InternalError")
     }
 }
 impl serde::Serialize for InternalError {
@@ -5276,7 +5276,7 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __HeaderMismatchErrorBuilder,
         >(d, "HeaderMismatchError")
@@ -5495,7 +5495,7 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __HeaderMismatchErrorErrorBuilder,
         >(d, "HeaderMismatchErrorError")
@@ -5717,7 +5717,7 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UnsupportedProtocolVersionErrorBuilder,
         >(d, "UnsupportedProtocolVersionError")
@@ -5932,7 +5932,7 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UnsupportedProtocolVersionErrorErrorDataBuilder,
         >(d, "UnsupportedProtocolVersionErrorErrorData")
@@ -6130,7 +6130,7 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UnsupportedProtocolVersionErrorErrorBuilder,
         >(d, "UnsupportedProtocolVersionErrorError")
@@ -6362,7 +6362,7 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __MissingRequiredClientCapabilityErrorBuilder,
         >(d, "MissingRequiredClientCapabilityError")
@@ -6577,7 +6577,7 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorD
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __MissingRequiredClientCapabilityErrorErrorDataBuilder,
         >(d, "MissingRequiredClientCapabilityErrorErrorData")
@@ -6767,7 +6767,7 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __MissingRequiredClientCapabilityErrorErrorBuilder,
         >(d, "MissingRequiredClientCapabilityErrorError")
@@ -7100,7 +7100,7 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, InputRequest>(d)
+        __p::deserialize_tagged::<D, InputRequest>(d)
     }
 }
 impl __v::Validate for InputRequest {
@@ -7636,7 +7636,7 @@ impl<'de> serde::Deserialize<'de> for InputRequiredResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InputRequiredResultBuilder,
         >(d, "InputRequiredResult")
@@ -7891,7 +7891,7 @@ impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __InputResponseRequestParamsBuilder,
         >(d, "InputResponseRequestParams")
@@ -8132,7 +8132,7 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CancelledNotificationParamsBuilder,
         >(d, "CancelledNotificationParams")
@@ -8383,7 +8383,7 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CancelledNotificationBuilder,
         >(d, "CancelledNotification")
@@ -8618,7 +8618,7 @@ impl<'de> serde::Deserialize<'de> for DiscoverRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DiscoverRequestBuilder>(d, "DiscoverRequest")
+        __p::deserialize_struct::<D, __DiscoverRequestBuilder>(d, "DiscoverRequest")
     }
 }
 impl serde::Serialize for DiscoverRequest {
@@ -8918,7 +8918,7 @@ impl<'de> serde::Deserialize<'de> for DiscoverResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DiscoverResultBuilder>(d, "DiscoverResult")
+        __p::deserialize_struct::<D, __DiscoverResultBuilder>(d, "DiscoverResult")
     }
 }
 impl serde::Serialize for DiscoverResult {
@@ -9256,7 +9256,7 @@ impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __DiscoverResultResponseBuilder,
         >(d, "DiscoverResultResponse")
@@ -9518,7 +9518,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesBuilder,
         >(d, "ClientCapabilities")
@@ -9791,7 +9791,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesSamplingBuilder,
         >(d, "ClientCapabilitiesSampling")
@@ -9981,7 +9981,7 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClientCapabilitiesElicitationBuilder,
         >(d, "ClientCapabilitiesElicitation")
@@ -10266,7 +10266,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesBuilder,
         >(d, "ServerCapabilities")
@@ -10563,7 +10563,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesPromptsBuilder,
         >(d, "ServerCapabilitiesPrompts")
@@ -10732,7 +10732,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesResourcesBuilder,
         >(d, "ServerCapabilitiesResources")
@@ -10914,7 +10914,7 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ServerCapabilitiesToolsBuilder,
         >(d, "ServerCapabilitiesTools")
@@ -11116,7 +11116,7 @@ impl<'de> serde::Deserialize<'de> for Icon {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __IconBuilder>(d, "Icon")
+        __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
     }
 }
 impl serde::Serialize for Icon {
@@ -11461,7 +11461,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
+        __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
     }
 }
 impl serde::Serialize for Icons {
@@ -11630,7 +11630,7 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
+        __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
 impl serde::Serialize for BaseMetadata {
@@ -11880,7 +11880,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -12190,7 +12190,7 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ProgressNotificationParamsBuilder,
         >(d, "ProgressNotificationParams")
@@ -12471,7 +12471,7 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ProgressNotificationBuilder,
         >(d, "ProgressNotification")
@@ -12674,7 +12674,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __PaginatedRequestParamsBuilder,
         >(d, "PaginatedRequestParams")
@@ -12905,7 +12905,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -13141,7 +13141,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -13408,7 +13408,7 @@ impl<'de> serde::Deserialize<'de> for CacheableResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CacheableResultBuilder>(d, "CacheableResult")
+        __p::deserialize_struct::<D, __CacheableResultBuilder>(d, "CacheableResult")
     }
 }
 impl serde::Serialize for CacheableResult {
@@ -13797,7 +13797,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourcesRequestBuilder,
         >(d, "ListResourcesRequest")
@@ -14085,7 +14085,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourcesResultBuilder,
         >(d, "ListResourcesResult")
@@ -14396,7 +14396,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourcesResultResponseBuilder,
         >(d, "ListResourcesResultResponse")
@@ -14629,7 +14629,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourceTemplatesRequestBuilder,
         >(d, "ListResourceTemplatesRequest")
@@ -14919,7 +14919,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourceTemplatesResultBuilder,
         >(d, "ListResourceTemplatesResult")
@@ -15240,7 +15240,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListResourceTemplatesResultResponseBuilder,
         >(d, "ListResourceTemplatesResultResponse")
@@ -15444,7 +15444,7 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceRequestParamsBuilder,
         >(d, "ResourceRequestParams")
@@ -15667,7 +15667,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceRequestParamsBuilder,
         >(d, "ReadResourceRequestParams")
@@ -15943,7 +15943,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceRequestBuilder,
         >(d, "ReadResourceRequest")
@@ -16218,7 +16218,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceResultBuilder,
         >(d, "ReadResourceResult")
@@ -16806,7 +16806,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ReadResourceResultResponseBuilder,
         >(d, "ReadResourceResultResponse")
@@ -17103,7 +17103,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
+        __p::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
     }
 }
 impl __v::Validate for ReadResourceResultResponseResult {
@@ -17250,7 +17250,7 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceListChangedNotificationBuilder,
         >(d, "ResourceListChangedNotification")
@@ -17492,7 +17492,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionFilterBuilder,
         >(d, "SubscriptionFilter")
@@ -17728,7 +17728,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsListenRequestParamsBuilder,
         >(d, "SubscriptionsListenRequestParams")
@@ -17961,7 +17961,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsListenRequestBuilder,
         >(d, "SubscriptionsListenRequest")
@@ -18216,7 +18216,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsListenResultMetaObjectBuilder,
         >(d, "SubscriptionsListenResultMetaObject")
@@ -18442,7 +18442,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsListenResultBuilder,
         >(d, "SubscriptionsListenResult")
@@ -18675,7 +18675,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsListenResultResponseBuilder,
         >(d, "SubscriptionsListenResultResponse")
@@ -18878,7 +18878,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParam
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsAcknowledgedNotificationParamsBuilder,
         >(d, "SubscriptionsAcknowledgedNotificationParams")
@@ -19114,7 +19114,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __SubscriptionsAcknowledgedNotificationBuilder,
         >(d, "SubscriptionsAcknowledgedNotification")
@@ -19339,7 +19339,7 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceUpdatedNotificationParamsBuilder,
         >(d, "ResourceUpdatedNotificationParams")
@@ -19565,7 +19565,7 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceUpdatedNotificationBuilder,
         >(d, "ResourceUpdatedNotification")
@@ -19865,7 +19865,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -20287,7 +20287,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -20620,7 +20620,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -20858,7 +20858,7 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TextResourceContentsBuilder,
         >(d, "TextResourceContents")
@@ -21124,7 +21124,7 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __BlobResourceContentsBuilder,
         >(d, "BlobResourceContents")
@@ -21399,7 +21399,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListPromptsRequestBuilder,
         >(d, "ListPromptsRequest")
@@ -21687,7 +21687,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -21995,7 +21995,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListPromptsResultResponseBuilder,
         >(d, "ListPromptsResultResponse")
@@ -22230,7 +22230,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetPromptRequestParamsBuilder,
         >(d, "GetPromptRequestParams")
@@ -22525,7 +22525,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -22769,7 +22769,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -23041,7 +23041,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __GetPromptResultResponseBuilder,
         >(d, "GetPromptResultResponse")
@@ -23336,7 +23336,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
+        __p::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
     }
 }
 impl __v::Validate for GetPromptResultResponseResult {
@@ -23509,7 +23509,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -23812,7 +23812,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -24156,7 +24156,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -24450,7 +24450,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
+        __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
 impl serde::Serialize for ResourceLink {
@@ -24835,7 +24835,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -25378,7 +25378,7 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __PromptListChangedNotificationBuilder,
         >(d, "PromptListChangedNotification")
@@ -25610,7 +25610,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -25893,7 +25893,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -26201,7 +26201,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListToolsResultResponseBuilder,
         >(d, "ListToolsResultResponse")
@@ -26466,7 +26466,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -26756,7 +26756,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CallToolResultResponseBuilder,
         >(d, "CallToolResultResponse")
@@ -27051,7 +27051,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, CallToolResultResponseResult>(d)
+        __p::deserialize_tagged::<D, CallToolResultResponseResult>(d)
     }
 }
 impl __v::Validate for CallToolResultResponseResult {
@@ -27211,7 +27211,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CallToolRequestParamsBuilder,
         >(d, "CallToolRequestParams")
@@ -27506,7 +27506,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -27744,7 +27744,7 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ToolListChangedNotificationBuilder,
         >(d, "ToolListChangedNotification")
@@ -28003,7 +28003,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
+        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -28362,7 +28362,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -28682,7 +28682,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -28845,7 +28845,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
+        __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
 impl serde::Serialize for ToolOutputSchema {
@@ -29033,7 +29033,7 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LoggingMessageNotificationParamsBuilder,
         >(d, "LoggingMessageNotificationParams")
@@ -29293,7 +29293,7 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LoggingMessageNotificationBuilder,
         >(d, "LoggingMessageNotification")
@@ -29762,7 +29762,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageRequestParamsBuilder,
         >(d, "CreateMessageRequestParams")
@@ -30243,7 +30243,7 @@ impl<'de> serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
+        __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
     }
 }
 impl serde::Serialize for ToolChoice {
@@ -30536,7 +30536,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageRequestBuilder,
         >(d, "CreateMessageRequest")
@@ -30770,7 +30770,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CreateMessageResultBuilder,
         >(d, "CreateMessageResult")
@@ -31157,7 +31157,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -31739,7 +31739,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
+        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -31916,7 +31916,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
+        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
 impl serde::Serialize for Annotations {
@@ -32281,7 +32281,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ContentBlock>(d)
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -32451,7 +32451,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -32710,7 +32710,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -32988,7 +32988,7 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
+        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
 impl serde::Serialize for AudioContent {
@@ -33273,7 +33273,7 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
+        __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
     }
 }
 impl serde::Serialize for ToolUseContent {
@@ -33580,7 +33580,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
+        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -33906,7 +33906,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -34144,7 +34144,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -34334,7 +34334,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteRequestParamsBuilder,
         >(d, "CompleteRequestParams")
@@ -34681,7 +34681,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -34813,7 +34813,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteRequestParamsArgumentBuilder,
         >(d, "CompleteRequestParamsArgument")
@@ -34987,7 +34987,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteRequestParamsContextBuilder,
         >(d, "CompleteRequestParamsContext")
@@ -35187,7 +35187,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -35422,7 +35422,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -35662,7 +35662,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteResultCompletionBuilder,
         >(d, "CompleteResultCompletion")
@@ -35897,7 +35897,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __CompleteResultResponseBuilder,
         >(d, "CompleteResultResponse")
@@ -36104,7 +36104,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ResourceTemplateReferenceBuilder,
         >(d, "ResourceTemplateReference")
@@ -36307,7 +36307,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -36526,7 +36526,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -36695,7 +36695,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ListRootsRequestParamsBuilder,
         >(d, "ListRootsRequestParams")
@@ -36860,7 +36860,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -37046,7 +37046,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RootBuilder>(d, "Root")
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -37281,7 +37281,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitRequestFormParamsBuilder,
         >(d, "ElicitRequestFormParams")
@@ -37514,7 +37514,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitRequestFormParamsRequestedSchemaBuilder,
         >(d, "ElicitRequestFormParamsRequestedSchema")
@@ -37768,7 +37768,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ElicitRequestURLParamsBuilder,
         >(d, "ElicitRequestURLParams")
@@ -38076,7 +38076,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ElicitRequestParams>(d)
+        __p::deserialize_tagged::<D, ElicitRequestParams>(d)
     }
 }
 impl __v::Validate for ElicitRequestParams {
@@ -38211,7 +38211,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
+        __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
 impl serde::Serialize for ElicitRequest {
@@ -38908,7 +38908,7 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
+        __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
 impl serde::Serialize for StringSchema {
@@ -39363,7 +39363,7 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
+        __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
 impl serde::Serialize for NumberSchema {
@@ -39786,7 +39786,7 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
+        __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
 impl serde::Serialize for BooleanSchema {
@@ -40050,7 +40050,7 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UntitledSingleSelectEnumSchemaBuilder,
         >(d, "UntitledSingleSelectEnumSchema")
@@ -40346,7 +40346,7 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledSingleSelectEnumSchemaBuilder,
         >(d, "TitledSingleSelectEnumSchema")
@@ -40611,7 +40611,7 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledSingleSelectEnumSchemaOneOfItemBuilder,
         >(d, "TitledSingleSelectEnumSchemaOneOfItem")
@@ -41174,7 +41174,7 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UntitledMultiSelectEnumSchemaBuilder,
         >(d, "UntitledMultiSelectEnumSchema")
@@ -41482,7 +41482,7 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __UntitledMultiSelectEnumSchemaItemsBuilder,
         >(d, "UntitledMultiSelectEnumSchemaItems")
@@ -41721,7 +41721,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledMultiSelectEnumSchemaBuilder,
         >(d, "TitledMultiSelectEnumSchema")
@@ -42027,7 +42027,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
         >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
@@ -42203,7 +42203,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __TitledMultiSelectEnumSchemaItemsBuilder,
         >(d, "TitledMultiSelectEnumSchemaItems")
@@ -42730,7 +42730,7 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LegacyTitledEnumSchemaBuilder,
         >(d, "LegacyTitledEnumSchema")
@@ -43416,7 +43416,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
+        __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
 impl serde::Serialize for ElicitResult {
@@ -44299,7 +44299,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ClientRequest>(d)
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -44816,7 +44816,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ServerNotification>(d)
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {

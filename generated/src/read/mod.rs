@@ -12,7 +12,8 @@
 //! input, where the JSON-RPC envelopes (`Message`) and the unions decided by keys ask for a newtype
 //! struct of a private name (which every other deserializer passes on to the type's serde
 //! visitor), and the structs and tagged unions ask for a map with an offer that only this reader
-//! takes (`fast::deserialize_struct`). Any other type is read through serde: the reader makes the same visitor calls serde_json makes for the same JSON
+//! takes (`runtime::__private::deserialize_struct`). Any other type is read through serde: the
+//! reader makes the same visitor calls serde_json makes for the same JSON
 //! (`visit_borrowed_str` for a string without escapes, `visit_u64` / `visit_i64` / `visit_f64` by
 //! the same rules); a value kept unread takes its text as a string handed over. serde_json's own
 //! `RawValue` is left to serde_json.

@@ -231,7 +231,7 @@ fn envelopes_read_by_the_tables_as_serde_json_reads_them() {
     left::<ServerMessage>(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":"none"}}"#);
 }
 
-/// Structs and tagged unions offered to the reader (`fast::deserialize_struct`) are read by the
+/// Structs and tagged unions offered to the reader (`runtime::__private::deserialize_struct`) are read by the
 /// tables wherever serde reaches them (at the top, inside a list, a map, an `Option`), with
 /// serde_json's values; an offer that serde_json never took does not reach a later map.
 #[cfg(feature = "v2025-11-25")]

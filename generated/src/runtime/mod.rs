@@ -502,6 +502,14 @@ impl<Id: Serialize, Res: Serialize> Serialize for ResultResponse<Id, Res> {
     }
 }
 
+// Generic over any `Id` and `Res`: read through serde (the envelope's own path reads it inside a message).
+impl<Id, Res> __private::ReadRest for ResultResponse<Id, Res> {
+    const OFFERS: bool = false;
+    fn read_rest(_: &str, _: u32) -> Option<Self> {
+        None
+    }
+}
+
 impl<'de, Id: DeserializeOwned, Res: DeserializeOwned> Deserialize<'de> for ResultResponse<Id, Res> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         __private::deserialize_struct::<D, __private::ResultResponseBuilder<Id, Res>>(d, "JSON-RPC result response")

@@ -124,7 +124,7 @@ impl<'a> Ctx<'a> {
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    __f::deserialize_struct::<D, #builder>(d, #name_str)
+                    __p::deserialize_struct::<D, #builder>(d, #name_str)
                 }
             }
 

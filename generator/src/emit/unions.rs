@@ -204,7 +204,7 @@ impl<'a> Ctx<'a> {
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    __f::deserialize_tagged::<D, #name>(d)
+                    __p::deserialize_tagged::<D, #name>(d)
                 }
             }
         }

@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for Envelope {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __EnvelopeBuilder>(d, "Envelope")
+        __p::deserialize_struct::<D, __EnvelopeBuilder>(d, "Envelope")
     }
 }
 impl serde::Serialize for Envelope {

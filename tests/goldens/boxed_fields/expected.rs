@@ -115,7 +115,7 @@ impl<'de> serde::Deserialize<'de> for Capabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CapabilitiesBuilder>(d, "Capabilities")
+        __p::deserialize_struct::<D, __CapabilitiesBuilder>(d, "Capabilities")
     }
 }
 impl serde::Serialize for Capabilities {
@@ -318,7 +318,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CapabilitiesRootsBuilder>(d, "CapabilitiesRoots")
+        __p::deserialize_struct::<D, __CapabilitiesRootsBuilder>(d, "CapabilitiesRoots")
     }
 }
 impl serde::Serialize for CapabilitiesRoots {
@@ -482,7 +482,7 @@ impl<'de> serde::Deserialize<'de> for Node {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NodeBuilder>(d, "Node")
+        __p::deserialize_struct::<D, __NodeBuilder>(d, "Node")
     }
 }
 impl serde::Serialize for Node {
@@ -687,7 +687,7 @@ impl<'de> serde::Deserialize<'de> for Hello {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __HelloBuilder>(d, "Hello")
+        __p::deserialize_struct::<D, __HelloBuilder>(d, "Hello")
     }
 }
 impl serde::Serialize for Hello {

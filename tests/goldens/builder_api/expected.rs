@@ -466,7 +466,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestBuilder>(d, "Request")
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -653,7 +653,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -832,7 +832,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ResultBuilder>(d, "Result")
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1009,7 +1009,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -1222,7 +1222,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __JSONRPCErrorResponseBuilder,
         >(d, "JSONRPCErrorResponse")
@@ -1610,7 +1610,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -1860,7 +1860,7 @@ impl<'de> serde::Deserialize<'de> for ReadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ReadRequestBuilder>(d, "ReadRequest")
+        __p::deserialize_struct::<D, __ReadRequestBuilder>(d, "ReadRequest")
     }
 }
 impl serde::Serialize for ReadRequest {
@@ -2071,7 +2071,7 @@ impl<'de> serde::Deserialize<'de> for ReadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ReadRequestParamsBuilder>(d, "ReadRequestParams")
+        __p::deserialize_struct::<D, __ReadRequestParamsBuilder>(d, "ReadRequestParams")
     }
 }
 impl serde::Serialize for ReadRequestParams {
@@ -2258,7 +2258,7 @@ impl<'de> serde::Deserialize<'de> for ReadResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ReadResultBuilder>(d, "ReadResult")
+        __p::deserialize_struct::<D, __ReadResultBuilder>(d, "ReadResult")
     }
 }
 impl serde::Serialize for ReadResult {
@@ -2470,7 +2470,7 @@ impl<'de> serde::Deserialize<'de> for LogNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __LogNotificationBuilder>(d, "LogNotification")
+        __p::deserialize_struct::<D, __LogNotificationBuilder>(d, "LogNotification")
     }
 }
 impl serde::Serialize for LogNotification {
@@ -2656,7 +2656,7 @@ impl<'de> serde::Deserialize<'de> for LogNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __LogNotificationParamsBuilder,
         >(d, "LogNotificationParams")
@@ -2911,7 +2911,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, ClientRequest>(d)
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -3337,7 +3337,7 @@ impl<'de> serde::Deserialize<'de> for TextBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TextBlockBuilder>(d, "TextBlock")
+        __p::deserialize_struct::<D, __TextBlockBuilder>(d, "TextBlock")
     }
 }
 impl serde::Serialize for TextBlock {
@@ -3520,7 +3520,7 @@ impl<'de> serde::Deserialize<'de> for ImageBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ImageBlockBuilder>(d, "ImageBlock")
+        __p::deserialize_struct::<D, __ImageBlockBuilder>(d, "ImageBlock")
     }
 }
 impl serde::Serialize for ImageBlock {
@@ -3703,7 +3703,7 @@ impl<'de> serde::Deserialize<'de> for AudioBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AudioBlockBuilder>(d, "AudioBlock")
+        __p::deserialize_struct::<D, __AudioBlockBuilder>(d, "AudioBlock")
     }
 }
 impl serde::Serialize for AudioBlock {
@@ -3976,7 +3976,7 @@ impl<'de> serde::Deserialize<'de> for Media {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Media>(d)
+        __p::deserialize_tagged::<D, Media>(d)
     }
 }
 impl __v::Validate for Media {
@@ -4191,7 +4191,7 @@ impl<'de> serde::Deserialize<'de> for Block {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Block>(d)
+        __p::deserialize_tagged::<D, Block>(d)
     }
 }
 impl __v::Validate for Block {

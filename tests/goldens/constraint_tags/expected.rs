@@ -132,7 +132,7 @@ impl<'de> serde::Deserialize<'de> for Account {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AccountBuilder>(d, "Account")
+        __p::deserialize_struct::<D, __AccountBuilder>(d, "Account")
     }
 }
 impl serde::Serialize for Account {

@@ -147,7 +147,7 @@ impl<'de> serde::Deserialize<'de> for Position {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PositionBuilder>(d, "Position")
+        __p::deserialize_struct::<D, __PositionBuilder>(d, "Position")
     }
 }
 impl serde::Serialize for Position {
@@ -399,7 +399,7 @@ impl<'de> serde::Deserialize<'de> for Marker {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
+        __p::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
     }
 }
 impl serde::Serialize for Marker {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Named {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NamedBuilder>(d, "Named")
+        __p::deserialize_struct::<D, __NamedBuilder>(d, "Named")
     }
 }
 impl serde::Serialize for Named {
@@ -245,7 +245,7 @@ impl<'de> serde::Deserialize<'de> for Toggle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToggleBuilder>(d, "Toggle")
+        __p::deserialize_struct::<D, __ToggleBuilder>(d, "Toggle")
     }
 }
 impl serde::Serialize for Toggle {
@@ -397,7 +397,7 @@ impl<'de> serde::Deserialize<'de> for Coloured {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ColouredBuilder>(d, "Coloured")
+        __p::deserialize_struct::<D, __ColouredBuilder>(d, "Coloured")
     }
 }
 impl serde::Serialize for Coloured {
@@ -580,7 +580,7 @@ impl<'de> serde::Deserialize<'de> for Lamp {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __LampBuilder>(d, "Lamp")
+        __p::deserialize_struct::<D, __LampBuilder>(d, "Lamp")
     }
 }
 impl serde::Serialize for Lamp {

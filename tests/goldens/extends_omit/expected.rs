@@ -122,7 +122,7 @@ impl<'de> serde::Deserialize<'de> for Parcel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ParcelBuilder>(d, "Parcel")
+        __p::deserialize_struct::<D, __ParcelBuilder>(d, "Parcel")
     }
 }
 impl serde::Serialize for Parcel {
@@ -351,7 +351,7 @@ impl<'de> serde::Deserialize<'de> for Sample {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SampleBuilder>(d, "Sample")
+        __p::deserialize_struct::<D, __SampleBuilder>(d, "Sample")
     }
 }
 impl serde::Serialize for Sample {

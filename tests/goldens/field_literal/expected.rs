@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for Verdict {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __VerdictBuilder>(d, "Verdict")
+        __p::deserialize_struct::<D, __VerdictBuilder>(d, "Verdict")
     }
 }
 impl serde::Serialize for Verdict {

@@ -112,7 +112,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ShapeBuilder>(d, "Shape")
+        __p::deserialize_struct::<D, __ShapeBuilder>(d, "Shape")
     }
 }
 impl serde::Serialize for Shape {
@@ -338,7 +338,7 @@ impl<'de> serde::Deserialize<'de> for Triangle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TriangleBuilder>(d, "Triangle")
+        __p::deserialize_struct::<D, __TriangleBuilder>(d, "Triangle")
     }
 }
 impl serde::Serialize for Triangle {

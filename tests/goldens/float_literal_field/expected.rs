@@ -109,7 +109,7 @@ impl<'de> serde::Deserialize<'de> for Versioned {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __VersionedBuilder>(d, "Versioned")
+        __p::deserialize_struct::<D, __VersionedBuilder>(d, "Versioned")
     }
 }
 impl serde::Serialize for Versioned {

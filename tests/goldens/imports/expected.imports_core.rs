@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Widget {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __WidgetBuilder>(d, "Widget")
+        __p::deserialize_struct::<D, __WidgetBuilder>(d, "Widget")
     }
 }
 impl serde::Serialize for Widget {

@@ -123,7 +123,7 @@ impl<'de> serde::Deserialize<'de> for FancyWidget {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __FancyWidgetBuilder>(d, "FancyWidget")
+        __p::deserialize_struct::<D, __FancyWidgetBuilder>(d, "FancyWidget")
     }
 }
 impl serde::Serialize for FancyWidget {
@@ -332,7 +332,7 @@ impl<'de> serde::Deserialize<'de> for Shelf {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ShelfBuilder>(d, "Shelf")
+        __p::deserialize_struct::<D, __ShelfBuilder>(d, "Shelf")
     }
 }
 impl serde::Serialize for Shelf {

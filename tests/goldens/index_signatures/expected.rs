@@ -93,7 +93,7 @@ impl<'de> serde::Deserialize<'de> for Loose {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __LooseBuilder>(d, "Loose")
+        __p::deserialize_struct::<D, __LooseBuilder>(d, "Loose")
     }
 }
 impl serde::Serialize for Loose {
@@ -246,7 +246,7 @@ impl<'de> serde::Deserialize<'de> for Counts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CountsBuilder>(d, "Counts")
+        __p::deserialize_struct::<D, __CountsBuilder>(d, "Counts")
     }
 }
 impl serde::Serialize for Counts {
@@ -418,7 +418,7 @@ impl<'de> serde::Deserialize<'de> for Holder {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __HolderBuilder>(d, "Holder")
+        __p::deserialize_struct::<D, __HolderBuilder>(d, "Holder")
     }
 }
 impl serde::Serialize for Holder {

@@ -109,7 +109,7 @@ impl<'de> serde::Deserialize<'de> for WaterOrder {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __WaterOrderBuilder>(d, "WaterOrder")
+        __p::deserialize_struct::<D, __WaterOrderBuilder>(d, "WaterOrder")
     }
 }
 impl serde::Serialize for WaterOrder {
@@ -297,7 +297,7 @@ impl<'de> serde::Deserialize<'de> for WaterLog {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __WaterLogBuilder>(d, "WaterLog")
+        __p::deserialize_struct::<D, __WaterLogBuilder>(d, "WaterLog")
     }
 }
 impl serde::Serialize for WaterLog {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Crate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CrateBuilder>(d, "Crate")
+        __p::deserialize_struct::<D, __CrateBuilder>(d, "Crate")
     }
 }
 impl serde::Serialize for Crate {
@@ -245,7 +245,7 @@ impl<'de> serde::Deserialize<'de> for CrateLidShape {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CrateLidShapeBuilder>(d, "CrateLidShape")
+        __p::deserialize_struct::<D, __CrateLidShapeBuilder>(d, "CrateLidShape")
     }
 }
 impl serde::Serialize for CrateLidShape {
@@ -398,7 +398,7 @@ impl<'de> serde::Deserialize<'de> for CrateLid {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CrateLidBuilder>(d, "CrateLid")
+        __p::deserialize_struct::<D, __CrateLidBuilder>(d, "CrateLid")
     }
 }
 impl serde::Serialize for CrateLid {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Circle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CircleBuilder>(d, "Circle")
+        __p::deserialize_struct::<D, __CircleBuilder>(d, "Circle")
     }
 }
 impl serde::Serialize for Circle {
@@ -248,7 +248,7 @@ impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SquareBuilder>(d, "Square")
+        __p::deserialize_struct::<D, __SquareBuilder>(d, "Square")
     }
 }
 impl serde::Serialize for Square {
@@ -424,7 +424,7 @@ impl<'de> serde::Deserialize<'de> for Drawing {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DrawingBuilder>(d, "Drawing")
+        __p::deserialize_struct::<D, __DrawingBuilder>(d, "Drawing")
     }
 }
 impl serde::Serialize for Drawing {
@@ -627,7 +627,7 @@ impl<'de> serde::Deserialize<'de> for DrawingCanvasMargin {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __DrawingCanvasMarginBuilder,
         >(d, "DrawingCanvasMargin")
@@ -819,7 +819,7 @@ impl<'de> serde::Deserialize<'de> for DrawingCanvas {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DrawingCanvasBuilder>(d, "DrawingCanvas")
+        __p::deserialize_struct::<D, __DrawingCanvasBuilder>(d, "DrawingCanvas")
     }
 }
 impl serde::Serialize for DrawingCanvas {
@@ -1277,7 +1277,7 @@ impl<'de> serde::Deserialize<'de> for DrawingLayersItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DrawingLayersItemBuilder>(d, "DrawingLayersItem")
+        __p::deserialize_struct::<D, __DrawingLayersItemBuilder>(d, "DrawingLayersItem")
     }
 }
 impl serde::Serialize for DrawingLayersItem {

@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Timestamps {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TimestampsBuilder>(d, "Timestamps")
+        __p::deserialize_struct::<D, __TimestampsBuilder>(d, "Timestamps")
     }
 }
 impl serde::Serialize for Timestamps {
@@ -279,7 +279,7 @@ impl<'de> serde::Deserialize<'de> for Owner {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __OwnerBuilder>(d, "Owner")
+        __p::deserialize_struct::<D, __OwnerBuilder>(d, "Owner")
     }
 }
 impl serde::Serialize for Owner {
@@ -462,7 +462,7 @@ impl<'de> serde::Deserialize<'de> for Note {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NoteBuilder>(d, "Note")
+        __p::deserialize_struct::<D, __NoteBuilder>(d, "Note")
     }
 }
 impl serde::Serialize for Note {

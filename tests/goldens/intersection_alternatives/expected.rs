@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Base {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __BaseBuilder>(d, "Base")
+        __p::deserialize_struct::<D, __BaseBuilder>(d, "Base")
     }
 }
 impl serde::Serialize for Base {
@@ -250,7 +250,7 @@ impl<'de> serde::Deserialize<'de> for Running {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RunningBuilder>(d, "Running")
+        __p::deserialize_struct::<D, __RunningBuilder>(d, "Running")
     }
 }
 impl serde::Serialize for Running {
@@ -405,7 +405,7 @@ impl<'de> serde::Deserialize<'de> for Done {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DoneBuilder>(d, "Done")
+        __p::deserialize_struct::<D, __DoneBuilder>(d, "Done")
     }
 }
 impl serde::Serialize for Done {
@@ -664,7 +664,7 @@ impl<'de> serde::Deserialize<'de> for State {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, State>(d)
+        __p::deserialize_tagged::<D, State>(d)
     }
 }
 impl __v::Validate for State {
@@ -919,7 +919,7 @@ impl<'de> serde::Deserialize<'de> for Snapshot {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SnapshotBuilder>(d, "Snapshot")
+        __p::deserialize_struct::<D, __SnapshotBuilder>(d, "Snapshot")
     }
 }
 impl serde::Serialize for Snapshot {

@@ -114,7 +114,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -308,7 +308,7 @@ impl<'de> serde::Deserialize<'de> for OrderFailed {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __OrderFailedBuilder>(d, "OrderFailed")
+        __p::deserialize_struct::<D, __OrderFailedBuilder>(d, "OrderFailed")
     }
 }
 impl serde::Serialize for OrderFailed {
@@ -489,7 +489,7 @@ impl<'de> serde::Deserialize<'de> for OrderFailedErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __OrderFailedErrorDataBuilder,
         >(d, "OrderFailedErrorData")
@@ -691,7 +691,7 @@ impl<'de> serde::Deserialize<'de> for OrderFailedError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __OrderFailedErrorBuilder>(d, "OrderFailedError")
+        __p::deserialize_struct::<D, __OrderFailedErrorBuilder>(d, "OrderFailedError")
     }
 }
 impl serde::Serialize for OrderFailedError {

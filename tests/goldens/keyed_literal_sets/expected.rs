@@ -103,7 +103,7 @@ impl<'de> serde::Deserialize<'de> for Scale {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ScaleBuilder>(d, "Scale")
+        __p::deserialize_struct::<D, __ScaleBuilder>(d, "Scale")
     }
 }
 impl serde::Serialize for Scale {
@@ -407,7 +407,7 @@ impl<'de> serde::Deserialize<'de> for Toggle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ToggleBuilder>(d, "Toggle")
+        __p::deserialize_struct::<D, __ToggleBuilder>(d, "Toggle")
     }
 }
 impl serde::Serialize for Toggle {
@@ -590,7 +590,7 @@ impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TextBuilder>(d, "Text")
+        __p::deserialize_struct::<D, __TextBuilder>(d, "Text")
     }
 }
 impl serde::Serialize for Text {
@@ -773,7 +773,7 @@ impl<'de> serde::Deserialize<'de> for Choice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ChoiceBuilder>(d, "Choice")
+        __p::deserialize_struct::<D, __ChoiceBuilder>(d, "Choice")
     }
 }
 impl serde::Serialize for Choice {
@@ -1278,7 +1278,7 @@ impl<'de> serde::Deserialize<'de> for Call {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CallBuilder>(d, "Call")
+        __p::deserialize_struct::<D, __CallBuilder>(d, "Call")
     }
 }
 impl serde::Serialize for Call {
@@ -1452,7 +1452,7 @@ impl<'de> serde::Deserialize<'de> for Signal {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SignalBuilder>(d, "Signal")
+        __p::deserialize_struct::<D, __SignalBuilder>(d, "Signal")
     }
 }
 impl serde::Serialize for Signal {
@@ -1865,7 +1865,7 @@ impl<'de> serde::Deserialize<'de> for Answer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AnswerBuilder>(d, "Answer")
+        __p::deserialize_struct::<D, __AnswerBuilder>(d, "Answer")
     }
 }
 impl serde::Serialize for Answer {
@@ -2259,7 +2259,7 @@ impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
+        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
     }
 }
 impl serde::Serialize for Reply {
@@ -2543,7 +2543,7 @@ impl<'de> serde::Deserialize<'de> for Quick {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __QuickBuilder>(d, "Quick")
+        __p::deserialize_struct::<D, __QuickBuilder>(d, "Quick")
     }
 }
 impl serde::Serialize for Quick {
@@ -2684,7 +2684,7 @@ impl<'de> serde::Deserialize<'de> for Note {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NoteBuilder>(d, "Note")
+        __p::deserialize_struct::<D, __NoteBuilder>(d, "Note")
     }
 }
 impl serde::Serialize for Note {

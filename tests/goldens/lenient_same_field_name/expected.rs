@@ -214,7 +214,7 @@ impl<'de> serde::Deserialize<'de> for Job {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __JobBuilder>(d, "Job")
+        __p::deserialize_struct::<D, __JobBuilder>(d, "Job")
     }
 }
 impl serde::Serialize for Job {
@@ -408,7 +408,7 @@ impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TaskBuilder>(d, "Task")
+        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
     }
 }
 impl serde::Serialize for Task {
@@ -600,7 +600,7 @@ impl<'de> serde::Deserialize<'de> for Report {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ReportBuilder>(d, "Report")
+        __p::deserialize_struct::<D, __ReportBuilder>(d, "Report")
     }
 }
 impl serde::Serialize for Report {

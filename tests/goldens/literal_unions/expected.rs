@@ -333,7 +333,7 @@ impl<'de> serde::Deserialize<'de> for Cone {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ConeBuilder>(d, "Cone")
+        __p::deserialize_struct::<D, __ConeBuilder>(d, "Cone")
     }
 }
 impl serde::Serialize for Cone {

@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for Apple {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AppleBuilder>(d, "Apple")
+        __p::deserialize_struct::<D, __AppleBuilder>(d, "Apple")
     }
 }
 impl serde::Serialize for Apple {
@@ -271,7 +271,7 @@ impl<'de> serde::Deserialize<'de> for Pear {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PearBuilder>(d, "Pear")
+        __p::deserialize_struct::<D, __PearBuilder>(d, "Pear")
     }
 }
 impl serde::Serialize for Pear {
@@ -421,7 +421,7 @@ impl<'de> serde::Deserialize<'de> for Carrot {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CarrotBuilder>(d, "Carrot")
+        __p::deserialize_struct::<D, __CarrotBuilder>(d, "Carrot")
     }
 }
 impl serde::Serialize for Carrot {
@@ -679,7 +679,7 @@ impl<'de> serde::Deserialize<'de> for Fruit {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Fruit>(d)
+        __p::deserialize_tagged::<D, Fruit>(d)
     }
 }
 impl __v::Validate for Fruit {
@@ -886,7 +886,7 @@ impl<'de> serde::Deserialize<'de> for Produce {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Produce>(d)
+        __p::deserialize_tagged::<D, Produce>(d)
     }
 }
 impl __v::Validate for Produce {
@@ -1008,7 +1008,7 @@ impl<'de> serde::Deserialize<'de> for Basket {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __BasketBuilder>(d, "Basket")
+        __p::deserialize_struct::<D, __BasketBuilder>(d, "Basket")
     }
 }
 impl serde::Serialize for Basket {

@@ -114,7 +114,7 @@ impl<'de> serde::Deserialize<'de> for Answer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __AnswerBuilder>(d, "Answer")
+        __p::deserialize_struct::<D, __AnswerBuilder>(d, "Answer")
     }
 }
 impl serde::Serialize for Answer {

@@ -115,7 +115,7 @@ impl<'de> serde::Deserialize<'de> for Frame {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __FrameBuilder>(d, "Frame")
+        __p::deserialize_struct::<D, __FrameBuilder>(d, "Frame")
     }
 }
 impl serde::Serialize for Frame {

@@ -93,7 +93,7 @@ impl<'de> serde::Deserialize<'de> for Seat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SeatBuilder>(d, "Seat")
+        __p::deserialize_struct::<D, __SeatBuilder>(d, "Seat")
     }
 }
 impl serde::Serialize for Seat {
@@ -266,7 +266,7 @@ impl<'de> serde::Deserialize<'de> for Theatre {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TheatreBuilder>(d, "Theatre")
+        __p::deserialize_struct::<D, __TheatreBuilder>(d, "Theatre")
     }
 }
 impl serde::Serialize for Theatre {
@@ -467,7 +467,7 @@ impl<'de> serde::Deserialize<'de> for TheatreSides {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TheatreSidesBuilder>(d, "TheatreSides")
+        __p::deserialize_struct::<D, __TheatreSidesBuilder>(d, "TheatreSides")
     }
 }
 impl serde::Serialize for TheatreSides {

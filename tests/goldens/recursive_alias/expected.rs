@@ -411,7 +411,7 @@ impl<'de> serde::Deserialize<'de> for Tree {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TreeBuilder>(d, "Tree")
+        __p::deserialize_struct::<D, __TreeBuilder>(d, "Tree")
     }
 }
 impl serde::Serialize for Tree {

@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Category {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CategoryBuilder>(d, "Category")
+        __p::deserialize_struct::<D, __CategoryBuilder>(d, "Category")
     }
 }
 impl serde::Serialize for Category {
@@ -291,7 +291,7 @@ impl<'de> serde::Deserialize<'de> for Num {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NumBuilder>(d, "Num")
+        __p::deserialize_struct::<D, __NumBuilder>(d, "Num")
     }
 }
 impl serde::Serialize for Num {
@@ -476,7 +476,7 @@ impl<'de> serde::Deserialize<'de> for Sum {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SumBuilder>(d, "Sum")
+        __p::deserialize_struct::<D, __SumBuilder>(d, "Sum")
     }
 }
 impl serde::Serialize for Sum {
@@ -750,7 +750,7 @@ impl<'de> serde::Deserialize<'de> for Expr {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Expr>(d)
+        __p::deserialize_tagged::<D, Expr>(d)
     }
 }
 impl __v::Validate for Expr {

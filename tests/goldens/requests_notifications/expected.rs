@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestBuilder>(d, "Request")
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -289,7 +289,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -489,7 +489,7 @@ impl<'de> serde::Deserialize<'de> for ClockRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ClockRequestBuilder>(d, "ClockRequest")
+        __p::deserialize_struct::<D, __ClockRequestBuilder>(d, "ClockRequest")
     }
 }
 impl serde::Serialize for ClockRequest {
@@ -656,7 +656,7 @@ impl<'de> serde::Deserialize<'de> for ClockResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ClockResultBuilder>(d, "ClockResult")
+        __p::deserialize_struct::<D, __ClockResultBuilder>(d, "ClockResult")
     }
 }
 impl serde::Serialize for ClockResult {
@@ -826,7 +826,7 @@ impl<'de> serde::Deserialize<'de> for EchoRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __EchoRequestBuilder>(d, "EchoRequest")
+        __p::deserialize_struct::<D, __EchoRequestBuilder>(d, "EchoRequest")
     }
 }
 impl serde::Serialize for EchoRequest {
@@ -1008,7 +1008,7 @@ impl<'de> serde::Deserialize<'de> for ClockJumpedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClockJumpedNotificationBuilder,
         >(d, "ClockJumpedNotification")
@@ -1185,7 +1185,7 @@ impl<'de> serde::Deserialize<'de> for ClockJumpedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<
+        __p::deserialize_struct::<
             D,
             __ClockJumpedNotificationParamsBuilder,
         >(d, "ClockJumpedNotificationParams")

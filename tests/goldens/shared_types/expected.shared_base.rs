@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RequestBuilder>(d, "Request")
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -293,7 +293,7 @@ impl<'de> serde::Deserialize<'de> for Point {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PointBuilder>(d, "Point")
+        __p::deserialize_struct::<D, __PointBuilder>(d, "Point")
     }
 }
 impl serde::Serialize for Point {
@@ -472,7 +472,7 @@ impl<'de> serde::Deserialize<'de> for Marker {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
+        __p::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
     }
 }
 impl serde::Serialize for Marker {
@@ -649,7 +649,7 @@ impl<'de> serde::Deserialize<'de> for Layer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __LayerBuilder>(d, "Layer")
+        __p::deserialize_struct::<D, __LayerBuilder>(d, "Layer")
     }
 }
 impl serde::Serialize for Layer {
@@ -893,7 +893,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Shape>(d)
+        __p::deserialize_tagged::<D, Shape>(d)
     }
 }
 impl __v::Validate for Shape {
@@ -1016,7 +1016,7 @@ impl<'de> serde::Deserialize<'de> for Shape1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __Shape1Builder>(d, "Shape1")
+        __p::deserialize_struct::<D, __Shape1Builder>(d, "Shape1")
     }
 }
 impl serde::Serialize for Shape1 {
@@ -1201,7 +1201,7 @@ impl<'de> serde::Deserialize<'de> for Shape2 {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __Shape2Builder>(d, "Shape2")
+        __p::deserialize_struct::<D, __Shape2Builder>(d, "Shape2")
     }
 }
 impl serde::Serialize for Shape2 {
@@ -1401,7 +1401,7 @@ impl<'de> serde::Deserialize<'de> for PointRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PointRequestBuilder>(d, "PointRequest")
+        __p::deserialize_struct::<D, __PointRequestBuilder>(d, "PointRequest")
     }
 }
 impl serde::Serialize for PointRequest {
@@ -1564,7 +1564,7 @@ impl<'de> serde::Deserialize<'de> for PointResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PointResultBuilder>(d, "PointResult")
+        __p::deserialize_struct::<D, __PointResultBuilder>(d, "PointResult")
     }
 }
 impl serde::Serialize for PointResult {
@@ -1734,7 +1734,7 @@ impl<'de> serde::Deserialize<'de> for MarkerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerRequestBuilder>(d, "MarkerRequest")
+        __p::deserialize_struct::<D, __MarkerRequestBuilder>(d, "MarkerRequest")
     }
 }
 impl serde::Serialize for MarkerRequest {
@@ -1901,7 +1901,7 @@ impl<'de> serde::Deserialize<'de> for MarkerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerResultBuilder>(d, "MarkerResult")
+        __p::deserialize_struct::<D, __MarkerResultBuilder>(d, "MarkerResult")
     }
 }
 impl serde::Serialize for MarkerResult {

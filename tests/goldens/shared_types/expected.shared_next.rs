@@ -111,7 +111,7 @@ impl<'de> serde::Deserialize<'de> for Marker {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
+        __p::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
     }
 }
 impl serde::Serialize for Marker {
@@ -280,7 +280,7 @@ impl<'de> serde::Deserialize<'de> for Layer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __LayerBuilder>(d, "Layer")
+        __p::deserialize_struct::<D, __LayerBuilder>(d, "Layer")
     }
 }
 impl serde::Serialize for Layer {
@@ -450,7 +450,7 @@ impl<'de> serde::Deserialize<'de> for MarkerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerRequestBuilder>(d, "MarkerRequest")
+        __p::deserialize_struct::<D, __MarkerRequestBuilder>(d, "MarkerRequest")
     }
 }
 impl serde::Serialize for MarkerRequest {
@@ -617,7 +617,7 @@ impl<'de> serde::Deserialize<'de> for MarkerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __MarkerResultBuilder>(d, "MarkerResult")
+        __p::deserialize_struct::<D, __MarkerResultBuilder>(d, "MarkerResult")
     }
 }
 impl serde::Serialize for MarkerResult {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Recipient {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RecipientBuilder>(d, "Recipient")
+        __p::deserialize_struct::<D, __RecipientBuilder>(d, "Recipient")
     }
 }
 impl serde::Serialize for Recipient {
@@ -255,7 +255,7 @@ impl<'de> serde::Deserialize<'de> for Letter {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __LetterBuilder>(d, "Letter")
+        __p::deserialize_struct::<D, __LetterBuilder>(d, "Letter")
     }
 }
 impl serde::Serialize for Letter {

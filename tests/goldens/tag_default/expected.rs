@@ -109,7 +109,7 @@ impl<'de> serde::Deserialize<'de> for Done {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __DoneBuilder>(d, "Done")
+        __p::deserialize_struct::<D, __DoneBuilder>(d, "Done")
     }
 }
 impl serde::Serialize for Done {
@@ -292,7 +292,7 @@ impl<'de> serde::Deserialize<'de> for Pending {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PendingBuilder>(d, "Pending")
+        __p::deserialize_struct::<D, __PendingBuilder>(d, "Pending")
     }
 }
 impl serde::Serialize for Pending {
@@ -550,7 +550,7 @@ impl<'de> serde::Deserialize<'de> for Answer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Answer>(d)
+        __p::deserialize_tagged::<D, Answer>(d)
     }
 }
 impl __v::Validate for Answer {

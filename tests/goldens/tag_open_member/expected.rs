@@ -109,7 +109,7 @@ impl<'de> serde::Deserialize<'de> for Email {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __EmailBuilder>(d, "Email")
+        __p::deserialize_struct::<D, __EmailBuilder>(d, "Email")
     }
 }
 impl serde::Serialize for Email {
@@ -293,7 +293,7 @@ impl<'de> serde::Deserialize<'de> for Sms {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SmsBuilder>(d, "Sms")
+        __p::deserialize_struct::<D, __SmsBuilder>(d, "Sms")
     }
 }
 impl serde::Serialize for Sms {
@@ -470,7 +470,7 @@ impl<'de> serde::Deserialize<'de> for CustomChannel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CustomChannelBuilder>(d, "CustomChannel")
+        __p::deserialize_struct::<D, __CustomChannelBuilder>(d, "CustomChannel")
     }
 }
 impl serde::Serialize for CustomChannel {
@@ -744,7 +744,7 @@ impl<'de> serde::Deserialize<'de> for Contact {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Contact>(d)
+        __p::deserialize_tagged::<D, Contact>(d)
     }
 }
 impl __v::Validate for Contact {

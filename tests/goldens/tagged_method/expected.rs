@@ -109,7 +109,7 @@ impl<'de> serde::Deserialize<'de> for OpenDoor {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __OpenDoorBuilder>(d, "OpenDoor")
+        __p::deserialize_struct::<D, __OpenDoorBuilder>(d, "OpenDoor")
     }
 }
 impl serde::Serialize for OpenDoor {
@@ -303,7 +303,7 @@ impl<'de> serde::Deserialize<'de> for CloseDoor {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CloseDoorBuilder>(d, "CloseDoor")
+        __p::deserialize_struct::<D, __CloseDoorBuilder>(d, "CloseDoor")
     }
 }
 impl serde::Serialize for CloseDoor {
@@ -499,7 +499,7 @@ impl<'de> serde::Deserialize<'de> for RingBell {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __RingBellBuilder>(d, "RingBell")
+        __p::deserialize_struct::<D, __RingBellBuilder>(d, "RingBell")
     }
 }
 impl serde::Serialize for RingBell {
@@ -761,7 +761,7 @@ impl<'de> serde::Deserialize<'de> for HouseCommand {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, HouseCommand>(d)
+        __p::deserialize_tagged::<D, HouseCommand>(d)
     }
 }
 impl __v::Validate for HouseCommand {

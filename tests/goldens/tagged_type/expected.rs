@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for TextBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TextBlockBuilder>(d, "TextBlock")
+        __p::deserialize_struct::<D, __TextBlockBuilder>(d, "TextBlock")
     }
 }
 impl serde::Serialize for TextBlock {
@@ -289,7 +289,7 @@ impl<'de> serde::Deserialize<'de> for PictureBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PictureBlockBuilder>(d, "PictureBlock")
+        __p::deserialize_struct::<D, __PictureBlockBuilder>(d, "PictureBlock")
     }
 }
 impl serde::Serialize for PictureBlock {
@@ -480,7 +480,7 @@ impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __PageBuilder>(d, "Page")
+        __p::deserialize_struct::<D, __PageBuilder>(d, "Page")
     }
 }
 impl serde::Serialize for Page {
@@ -732,7 +732,7 @@ impl<'de> serde::Deserialize<'de> for PageBlocksItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, PageBlocksItem>(d)
+        __p::deserialize_tagged::<D, PageBlocksItem>(d)
     }
 }
 impl __v::Validate for PageBlocksItem {
@@ -938,7 +938,7 @@ impl<'de> serde::Deserialize<'de> for Block {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_tagged::<D, Block>(d)
+        __p::deserialize_tagged::<D, Block>(d)
     }
 }
 impl __v::Validate for Block {

@@ -103,7 +103,7 @@ impl<'de> serde::Deserialize<'de> for Hello {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __HelloBuilder>(d, "Hello")
+        __p::deserialize_struct::<D, __HelloBuilder>(d, "Hello")
     }
 }
 impl serde::Serialize for Hello {
@@ -262,7 +262,7 @@ impl<'de> serde::Deserialize<'de> for SensorLost {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __SensorLostBuilder>(d, "SensorLost")
+        __p::deserialize_struct::<D, __SensorLostBuilder>(d, "SensorLost")
     }
 }
 impl serde::Serialize for SensorLost {

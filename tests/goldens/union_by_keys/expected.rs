@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for ByName {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ByNameBuilder>(d, "ByName")
+        __p::deserialize_struct::<D, __ByNameBuilder>(d, "ByName")
     }
 }
 impl serde::Serialize for ByName {
@@ -282,7 +282,7 @@ impl<'de> serde::Deserialize<'de> for ByCode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ByCodeBuilder>(d, "ByCode")
+        __p::deserialize_struct::<D, __ByCodeBuilder>(d, "ByCode")
     }
 }
 impl serde::Serialize for ByCode {
@@ -448,7 +448,7 @@ impl<'de> serde::Deserialize<'de> for ByRange {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ByRangeBuilder>(d, "ByRange")
+        __p::deserialize_struct::<D, __ByRangeBuilder>(d, "ByRange")
     }
 }
 impl serde::Serialize for ByRange {

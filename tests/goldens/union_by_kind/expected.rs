@@ -272,7 +272,7 @@ impl<'de> serde::Deserialize<'de> for Flag {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __FlagBuilder>(d, "Flag")
+        __p::deserialize_struct::<D, __FlagBuilder>(d, "Flag")
     }
 }
 impl serde::Serialize for Flag {
@@ -703,7 +703,7 @@ impl<'de> serde::Deserialize<'de> for Ticket {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __TicketBuilder>(d, "Ticket")
+        __p::deserialize_struct::<D, __TicketBuilder>(d, "Ticket")
     }
 }
 impl serde::Serialize for Ticket {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
+        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
     }
 }
 impl serde::Serialize for Reply {
@@ -267,7 +267,7 @@ impl<'de> serde::Deserialize<'de> for ListReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __ListReplyBuilder>(d, "ListReply")
+        __p::deserialize_struct::<D, __ListReplyBuilder>(d, "ListReply")
     }
 }
 impl serde::Serialize for ListReply {
@@ -489,7 +489,7 @@ impl<'de> serde::Deserialize<'de> for CountReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize_struct::<D, __CountReplyBuilder>(d, "CountReply")
+        __p::deserialize_struct::<D, __CountReplyBuilder>(d, "CountReply")
     }
 }
 impl serde::Serialize for CountReply {

@@ -3,8 +3,8 @@
 //! loop ([`read_object`]) reads every object, and a union picks its member's builder first.
 //!
 //! A generated type reaches this path from serde through [`deserialize`] (the envelopes, the
-//! unions decided by keys) or [`deserialize_struct`] and [`deserialize_tagged`] (the structs and
-//! tagged unions): the crate's reader hands it the rest of the input ([`Handover::Rest`]), every
+//! unions decided by keys) or the offer of `runtime::__private::deserialize_struct` and
+//! `deserialize_tagged` (the structs and tagged unions): the crate's reader hands it the rest of the input ([`Handover::Rest`]), every
 //! other deserializer sees a newtype struct, or the map it always saw, and calls the type's serde
 //! visitor as before. Values are those of the serde path. Where
 //! the serde path would fail, the read fails without recording it ([`refuse`]), as a visitor's
@@ -20,7 +20,7 @@ use serde_json::Value;
 
 pub use super::reader::Reader;
 use super::{give_up, gave_up, GiveUp, FAST_TOKEN, RAW_TOKEN};
-use crate::runtime::__private::{offer, set_read, struct_visitor, tagged_visitor, take_handover, Builder, Entry, Handover, Key, Lit, Tagged};
+use crate::runtime::__private::{handed_over, set_read, Builder, Entry, Key, Lit, ReadRest, Tagged};
 use crate::runtime::JsonObject;
 
 mod envelope;
@@ -263,32 +263,7 @@ pub(super) fn scan<'de>(r: &mut Reader<'de>, mut at: impl FnMut(Key<'de>, &mut R
 /// How a generated type is read by any deserializer: through this path from the crate's
 /// reader, through the serde visitor `v` from every other.
 pub fn deserialize<'de, D: Deserializer<'de>, T: FastRead, V: Entry<'de, Value = T>>(d: D, v: V) -> Result<T, D::Error> {
-    d.deserialize_newtype_struct(FAST_TOKEN, Channel::<T, V, false>(v, PhantomData))
-}
-
-/// How a generated struct is read by any deserializer: it asks for a map, as the serde path
-/// always has (so every deserializer, serde_json included, sees the same calls and gives the
-/// same errors), and offers the crate's reader this path instead ([`offer`]). A newtype struct
-/// of a private name, as [`deserialize`] asks, would compile serde_json's raw-value branch once
-/// per type.
-pub fn deserialize_struct<'de, D: Deserializer<'de>, B>(d: D, name: &'static str) -> Result<B::Output, D::Error>
-where
-    B: Builder + Default,
-    B::Output: FastRead,
-{
-    offered(d, struct_visitor::<B>(name))
-}
-
-/// [`deserialize_struct`] for a tagged union.
-pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged + FastRead>(d: D) -> Result<U, D::Error> {
-    offered(d, tagged_visitor::<U>())
-}
-
-fn offered<'de, D: Deserializer<'de>, T: FastRead, V: Visitor<'de, Value = T>>(d: D, v: V) -> Result<T, D::Error> {
-    offer(true);
-    let out = d.deserialize_map(Channel::<T, V, true>(v, PhantomData));
-    offer(false);
-    out
+    d.deserialize_newtype_struct(FAST_TOKEN, Channel(v, PhantomData))
 }
 
 /// Reads the rest of the input handed over, and says how much of it was read.
@@ -301,10 +276,16 @@ fn read_rest<T: FastRead>(text: &str, depth: u32) -> Fast<T> {
     out
 }
 
-/// The visitor [`deserialize`] and [`deserialize_struct`] hand out: the handed-over input goes
-/// to [`FastRead`], every other call to the type's serde visitor, unchanged. `MAP` says that the
-/// type asked for a map (offered), so a map is the type's own to read.
-pub struct Channel<T, V, const MAP: bool>(V, PhantomData<T>);
+/// The structs' and tagged unions' serde visitors take the reader's handover through this.
+impl<T: FastRead> ReadRest for T {
+    fn read_rest(text: &str, depth: u32) -> Option<T> {
+        read_rest(text, depth).ok()
+    }
+}
+
+/// The visitor [`deserialize`] hands out: the handed-over input goes to [`FastRead`], every
+/// other call to the type's serde visitor, unchanged.
+pub struct Channel<T, V>(V, PhantomData<T>);
 
 macro_rules! forward {
     ($($method:ident($($arg:ident: $t:ty),*);)*) => {
@@ -314,59 +295,43 @@ macro_rules! forward {
     };
 }
 
-/// What both kinds of [`Channel`] do alike: the handed-over input goes to [`FastRead`], the
-/// rest to the type's serde visitor.
-macro_rules! channel_visitor {
-    () => {
-        type Value = T;
+impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V> {
+    type Value = T;
 
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            self.0.expecting(f)
-        }
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.0.expecting(f)
+    }
 
-        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
-            match take_handover() {
-                Some(Handover::Rest { depth }) => read_rest(v, depth).map_err(|_| E::custom("left to serde_json")),
-                _ => self.0.visit_borrowed_str(v),
-            }
-        }
-
-        forward! {
-            visit_bool(v: bool);
-            visit_i64(v: i64);
-            visit_i128(v: i128);
-            visit_u64(v: u64);
-            visit_u128(v: u128);
-            visit_f64(v: f64);
-            visit_str(v: &str);
-            visit_string(v: String);
-            visit_bytes(v: &[u8]);
-            visit_borrowed_bytes(v: &'de [u8]);
-            visit_byte_buf(v: Vec<u8>);
-            visit_none();
-            visit_unit();
-        }
-
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-            self.0.visit_some(d)
-        }
-
-        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
-            self.0.visit_seq(seq)
-        }
-
-        fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
-            self.0.visit_enum(data)
-        }
-    };
-}
-
-/// Asked for as a newtype struct ([`deserialize`]).
-impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V, false> {
-    channel_visitor!();
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
+        handed_over(v).unwrap_or_else(|| self.0.visit_borrowed_str(v))
+    }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
         self.0.enter(d)
+    }
+
+    forward! {
+        visit_bool(v: bool);
+        visit_i64(v: i64);
+        visit_i128(v: i128);
+        visit_u64(v: u64);
+        visit_u128(v: u128);
+        visit_f64(v: f64);
+        visit_str(v: &str);
+        visit_string(v: String);
+        visit_bytes(v: &[u8]);
+        visit_borrowed_bytes(v: &'de [u8]);
+        visit_byte_buf(v: Vec<u8>);
+        visit_none();
+        visit_unit();
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        self.0.visit_some(d)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        self.0.visit_seq(seq)
     }
 
     // Reached only from a deserializer that answers a newtype struct with a map (serde's
@@ -377,19 +342,8 @@ impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V, 
         let v = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
         self.0.enter(v).map_err(de::Error::custom)
     }
-}
 
-/// Asked for as a map, with the offer ([`deserialize_struct`]).
-impl<'de, T: FastRead, V: Visitor<'de, Value = T>> Visitor<'de> for Channel<T, V, true> {
-    channel_visitor!();
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        self.0.visit_newtype_struct(d)
-    }
-
-    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        // The offer was for this map: a map inside it is another type's.
-        offer(false);
-        self.0.visit_map(map)
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
+        self.0.visit_enum(data)
     }
 }

@@ -37,6 +37,26 @@ pub fn take_offer() -> bool {
     OFFERED.with(|c| c.replace(false))
 }
 
+/// A type the crate's reader can hand the rest of its input to: every generated type (the
+/// reader's own path, `read::fast`, implements it).
+pub trait ReadRest: Sized {
+    /// Whether the type offers to take the rest of the input (a type the reader's own path does
+    /// not read says no, and is read through serde).
+    const OFFERS: bool = true;
+    /// Reads a value from the start of `text` (at nesting `depth`) and records how much was read;
+    /// `None` when it cannot, and the read is then left to serde_json.
+    fn read_rest(text: &str, depth: u32) -> Option<Self>;
+}
+
+/// What a visitor given `v` by `visit_borrowed_str` reads, when `v` is the rest of the input
+/// handed over; `None` when `v` is a string value.
+pub(crate) fn handed_over<T: ReadRest, E: serde::de::Error>(v: &str) -> Option<Result<T, E>> {
+    match take_handover() {
+        Some(Handover::Rest { depth }) => Some(T::read_rest(v, depth).ok_or_else(|| E::custom("left to serde_json"))),
+        _ => None,
+    }
+}
+
 /// Runs `visit` (a `visit_borrowed_str` call) with `h` recorded; whatever the visitor did
 /// not take is cleared after it, so it cannot reach a later visitor.
 pub fn hand_over<T>(h: Handover, visit: impl FnOnce() -> T) -> T {

@@ -113,39 +113,63 @@ pub(super) fn read_fields<'de, A: MapAccess<'de>>(map: &mut A, b: &mut dyn MapFi
     Ok(())
 }
 
-pub struct StructVisitor<B>(&'static str, PhantomData<B>);
+pub(super) struct StructVisitor<B>(&'static str, PhantomData<B>);
 
-impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
+impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B>
+where
+    B::Output: ReadRest,
+{
     type Value = B::Output;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "a {} object", self.0)
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<B::Output, A::Error> {
+        // The offer was for this map: a map inside it is another type's.
+        offer(false);
         let mut b = B::default();
         read_fields(&mut map, &mut b)?;
         b.finish()
     }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<B::Output, E> {
+        handed_over(v).unwrap_or_else(|| self.visit_str(v))
+    }
 }
 
-pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error> {
-    d.deserialize_map(struct_visitor::<B>(name))
+/// How a generated struct is read by any deserializer: it asks for a map, as it always has (so
+/// serde_json and every other deserializer see the same calls and give the same errors), with an
+/// offer ([`offer`]) that only the crate's reader takes, by handing the rest of its input to the
+/// visitor. A newtype struct of a private name, as the envelopes ask for, would compile
+/// serde_json's raw-value branch once per type.
+pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error>
+where
+    B::Output: ReadRest,
+{
+    offer(B::Output::OFFERS);
+    offer_ended(d.deserialize_map(StructVisitor::<B>(name, PhantomData)))
 }
 
-/// The serde visitor of the struct `B` builds, named `name` in errors.
-pub fn struct_visitor<B>(name: &'static str) -> StructVisitor<B> {
-    StructVisitor(name, PhantomData)
+/// Clears the offer once the call it was made for returns (a deserializer that fails before it
+/// visits never sees it), passing the call's result through.
+#[inline]
+fn offer_ended<T>(out: T) -> T {
+    offer(false);
+    out
 }
 
 
 
-pub struct TaggedVisitor<U>(PhantomData<U>);
+pub(super) struct TaggedVisitor<U>(PhantomData<U>);
 
-impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
+impl<'de, U: Tagged + ReadRest> Visitor<'de> for TaggedVisitor<U> {
     type Value = U;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(U::EXPECTING)
     }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<U, E> {
+        handed_over(v).unwrap_or_else(|| self.visit_str(v))
+    }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+        offer(false);
         // Fields before the tag are kept as values; everything after it streams into the chosen variant.
         let mut before: Vec<(String, Raw<'de>)> = Vec::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
@@ -186,13 +210,10 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     }
 }
 
-pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
-    d.deserialize_map(tagged_visitor::<U>())
-}
-
-/// The serde visitor of the tagged union `U`.
-pub fn tagged_visitor<U>() -> TaggedVisitor<U> {
-    TaggedVisitor(PhantomData)
+/// [`deserialize_struct`] for a tagged union.
+pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged + ReadRest>(d: D) -> Result<U, D::Error> {
+    offer(U::OFFERS);
+    offer_ended(d.deserialize_map(TaggedVisitor::<U>(PhantomData)))
 }
 
 pub fn kind_name(v: &Value) -> &'static str {
