@@ -4,12 +4,12 @@
 //!
 //! A generated type reaches this path from serde through [`deserialize`] (the envelopes, the
 //! unions decided by keys) or the offer of `runtime::__private::deserialize_struct` and
-//! `deserialize_tagged` (the structs and tagged unions): the crate's reader hands it the rest of the input ([`Handover::Rest`]), every
-//! other deserializer sees a newtype struct, or the map it always saw, and calls the type's serde
-//! visitor as before. Values are those of the serde path. Where
-//! the serde path would fail, the read fails without recording it ([`refuse`]), as a visitor's
-//! own error does; where this reader does not handle the input exactly as serde_json does, it
-//! gives up (recorded), and serde_json reads the input again (see [`super`]).
+//! `deserialize_tagged` (the structs and tagged unions): the crate's reader hands it the rest of
+//! the input (`Handover::Rest`), every other deserializer sees a newtype struct, or the map it
+//! always saw, and calls the type's serde visitor as before. Values are those of the serde path.
+//! Where the serde path would fail, the read fails without recording it ([`refuse`]), as a
+//! visitor's own error does; where this reader does not handle the input exactly as serde_json
+//! does, it gives up (recorded), and serde_json reads the input again (see [`super`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
