@@ -251,16 +251,11 @@ impl<'a> Ctx<'a> {
             quote! { #i => Some(#read.map(#wrap)), }
         });
         let slots = super::unions::member_slots(&builder, vnames, false);
+        let fast_read = super::unions::union_fast_read(&name, quote! { __f::read_keyed });
         quote! {
             #slots
 
-            #[doc(hidden)]
-            impl __f::FastRead for #name {
-                #[inline]
-                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-                    __f::read_keyed::<Self>(r)
-                }
-            }
+            #fast_read
 
             #[doc(hidden)]
             impl __f::KeyedFast for #name {

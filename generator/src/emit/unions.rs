@@ -149,16 +149,11 @@ impl<'a> Ctx<'a> {
         let unknown_field = if has_unknown { quote! { Self::Unknown(m) => __p::unknown(m, key, src), } } else { quote! {} };
         let unknown_finish = if has_unknown { quote! { Self::Unknown(m) => #name::Unknown(m), } } else { quote! {} };
         let slots = member_slots(&builder, &vnames, has_unknown);
+        let fast_read = union_fast_read(&name, quote! { __f::read_tagged });
         quote! {
             #slots
 
-            #[doc(hidden)]
-            impl __f::FastRead for #name {
-                #[inline]
-                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-                    __f::read_tagged::<Self>(r)
-                }
-            }
+            #fast_read
 
             #[doc(hidden)]
             pub enum #builder {
@@ -457,6 +452,19 @@ impl<'a> Ctx<'a> {
 }
 
 /// A union's builder as the crate's reader sees it: its member's table and slots.
+/// A union's `FastRead`: its builder's slots are read by `reader` (`read_tagged`, `read_keyed`).
+pub(super) fn union_fast_read(name: &proc_macro2::Ident, reader: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        impl __f::FastRead for #name {
+            #[inline]
+            fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                #reader::<Self>(r)
+            }
+        }
+    }
+}
+
 pub(super) fn member_slots(builder: &proc_macro2::Ident, vnames: &[proc_macro2::Ident], has_unknown: bool) -> TokenStream {
     let (known, slot, unknown, extra) = if has_unknown {
         (
