@@ -43,7 +43,6 @@ impl<'a> Ctx<'a> {
     pub(super) fn keyed_impl(&self, item: &Item, u: &Union, keyed: &KeyedUnion, no_match: &str) -> TokenStream {
         let name = format_ident!("{}", item.name);
         let builder = builder_ident(&item.name);
-        let me = self.here(&item.name);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
         let members = &keyed.members;
         let vbuilders: Vec<TokenStream> = members.iter().map(|m| self.type_path(&m.item, true)).collect();
@@ -73,17 +72,10 @@ impl<'a> Ctx<'a> {
                 None => quote! { #i => <#t as __p::Shape>::score_keys(o), },
             }
         });
-        let reads = members.iter().enumerate().map(|(i, m)| {
-            let v = &vnames[i];
-            let t = &inner_tys[i];
-            let b = &vbuilders[i];
-            let wrap = self.member_wrap(&me, &name, v, &u.variants[i].ty);
-            let read = match m.kind {
-                MemberKind::Struct => quote! { Some(o.feed(#b::default()).map(#wrap)) },
-                MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed(b).map(#wrap)) },
-                MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read(o).map(#wrap)) },
-            };
-            quote! { #i => #read, }
+        let reads = self.member_arms(item, u, keyed, vnames.as_slice(), &vbuilders, &inner_tys, |kind, t, b, wrap| match kind {
+            MemberKind::Struct => quote! { Some(o.feed(#b::default()).map(#wrap)) },
+            MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed(b).map(#wrap)) },
+            MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read(o).map(#wrap)) },
         });
         let named = &keyed.named;
         let closest = (!named.is_empty()).then(|| {
@@ -234,21 +226,33 @@ impl<'a> Ctx<'a> {
 
     /// A keyed union as the crate's reader reads it: its builder's table and slots, and each
     /// member read by the table path (see `read::fast::read_keyed`).
+    /// One `member => read` arm per member, in order: `read` gets the member's kind, type, builder
+    /// and the expression that wraps its value as the union's variant.
+    #[allow(clippy::too_many_arguments)]
+    fn member_arms(&self, item: &Item, u: &Union, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream], inner_tys: &[TokenStream], read: impl Fn(&MemberKind, &TokenStream, &TokenStream, TokenStream) -> TokenStream) -> Vec<TokenStream> {
+        let name = format_ident!("{}", item.name);
+        let me = self.here(&item.name);
+        keyed
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let wrap = self.member_wrap(&me, &name, &vnames[i], &u.variants[i].ty);
+                let body = read(&m.kind, &inner_tys[i], &vbuilders[i], wrap);
+                quote! { #i => #body, }
+            })
+            .collect()
+    }
+
     fn keyed_fast_read(&self, item: &Item, u: &Union, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream], inner_tys: &[TokenStream]) -> TokenStream {
         let name = format_ident!("{}", item.name);
         let builder = builder_ident(&item.name);
-        let me = self.here(&item.name);
-        let members = &keyed.members;
-        let fast_reads = members.iter().enumerate().map(|(i, m)| {
-            let v = &vnames[i];
-            let t = &inner_tys[i];
-            let b = &vbuilders[i];
-            let wrap = self.member_wrap(&me, &name, v, &u.variants[i].ty);
-            let read = match m.kind {
+        let fast_reads = self.member_arms(item, u, keyed, vnames, vbuilders, inner_tys, |kind, t, b, wrap| {
+            let read = match kind {
                 MemberKind::Struct => quote! { __f::read_struct::<#b>(r) },
                 MemberKind::Tagged | MemberKind::Keyed => quote! { <#t as __f::FastRead>::read_fast(r) },
             };
-            quote! { #i => Some(#read.map(#wrap)), }
+            quote! { Some(#read.map(#wrap)) }
         });
         let slots = super::unions::member_slots(&builder, vnames, false);
         let fast_read = super::unions::union_fast_read(&name, quote! { __f::read_keyed });
