@@ -174,6 +174,13 @@ pub fn module_features(root: &Path) -> Result<Vec<String>, String> {
     Ok(Config::from_toml(&text)?.modules.into_iter().map(|m| m.feature).collect())
 }
 
+/// The feature of the `latest` module: the crate's only default feature (`default = [...]`).
+pub fn default_feature(root: &Path) -> Result<Option<String>, String> {
+    let text = fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?;
+    let config = Config::from_toml(&text)?;
+    Ok(config.latest.as_ref().and_then(|l| config.modules.iter().find(|m| &m.name == l)).map(|m| m.feature.clone()))
+}
+
 fn normalize(s: &str) -> String {
     s.replace("\r\n", "\n")
 }

@@ -4,6 +4,7 @@ mod codegen;
 mod schema_tools;
 mod outdated;
 mod release;
+mod side;
 mod summary;
 mod sync;
 
@@ -70,9 +71,9 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The one command CI and the README use: inputs, drift, each feature alone, warning-free docs
-/// for each of those and for the default and all features, the release packages, every test, then
-/// the conformance suite. Ends with one `N passed, N failed` line over all of them (each cargo test
+/// The one command CI and the README use: inputs, drift, then the tests' build with, beside it, each
+/// feature alone, warning-free docs for each of those and for all features, and the release
+/// packages; then every test and the conformance suite. Ends with one `N passed, N failed` line over all of them (each cargo test
 /// binary prints its own, the last of which may be a doc test binary's `0 passed`).
 fn test(root: &Path) -> Result<(), String> {
     // A run that builds everything gains nothing from incremental caches (the workspace's crates are
@@ -102,48 +103,40 @@ fn incremental_for_test(set: Option<&std::ffi::OsStr>) -> Option<&'static str> {
     set.is_none().then_some("0")
 }
 
-/// The steps of `test`. A failure before `cargo test` stops the run (later steps would test stale
-/// or broken code); from there on every group runs and its counts are added up.
+/// The steps of `test`. A failure before `cargo test` runs stops the run (later steps would test
+/// stale or broken code); from there on every group runs and its counts are added up.
 fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
     let started = Instant::now();
     codegen::run(root, true)?;
     tally.step_passed();
     tally.timed("codegen --check", started);
     let lib = codegen::package_name(root)?;
-    let mut features = vec![String::new()];
-    features.extend(codegen::module_features(root)?);
+
+    const BUILD: &str = "the tests' build";
+    // The feature checks, docs and release packages build beside the tests' build, each in a target
+    // folder of its own; their output follows the build's.
     let started = Instant::now();
-    for f in &features {
-        let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
-        cargo(root, &["check", "--quiet", "-p", &lib, "--no-default-features", "--features", f], &[])
-            .map_err(|e| format!("{shown}: {e}"))?;
-        println!("check: {lib} with {shown} compiles");
-        tally.step_passed();
-    }
-    tally.timed("feature checks", started);
-    // A doc link can resolve under one feature set and not another, so each gets its own doc build.
-    let mut doc_sets: Vec<(String, Vec<&str>)> = features
-        .iter()
-        .map(|f| {
-            let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
-            (shown, vec!["--no-default-features", "--features", f.as_str()])
+    let beside = {
+        let (root, lib) = (root.to_path_buf(), lib.clone());
+        std::thread::spawn(move || {
+            let mut side = summary::Kept::default();
+            let result = side::run(&root, &lib, &mut side);
+            (side, result)
         })
-        .collect();
-    doc_sets.push(("default features".to_string(), vec![]));
-    doc_sets.push(("all features".to_string(), vec!["--all-features"]));
-    let started = Instant::now();
-    for (shown, flags) in &doc_sets {
-        let mut args = vec!["doc", "--quiet", "-p", &lib, "--no-deps"];
-        args.extend(flags);
-        cargo(root, &args, &[("RUSTDOCFLAGS", "-D warnings")]).map_err(|e| format!("docs with {shown}: {e}"))?;
-        println!("doc: {lib} docs with {shown} build without warnings");
+    };
+    let built = cargo(root, &["test", "--workspace", "--all-features", "--no-run"], &[]);
+    let (side, side_result) = beside.join().map_err(|_| "xtask test: the thread running the side steps panicked".to_string())?;
+    tally.timed(BUILD, started);
+    std::io::Write::write_all(&mut std::io::stdout(), &side.text).map_err(|e| format!("xtask test: {e}"))?;
+    for _ in 0..side.passed {
         tally.step_passed();
     }
-    tally.timed("docs", started);
-    let started = Instant::now();
-    release::dry_run(root, &lib)?;
-    tally.step_passed();
-    tally.timed("release packages", started);
+    tally.beside.extend(side.times.into_iter().map(|(name, took)| (BUILD, name, took)));
+    side_result?;
+    // A build that failed is reported again by `cargo test`, and counted there.
+    if let Err(e) = built {
+        eprintln!("{e}");
+    }
 
     let started = Instant::now();
     let tests = summary::run_counted(root, cargo_command(root).args(["test", "--workspace", "--all-features", "--no-fail-fast"]))?;

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::summary::Kept;
+
 /// The CLI's package; its binary is `mcp-schema`.
 pub const CLI: &str = "mcp-spec-types-cli";
 
@@ -12,13 +14,13 @@ const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;
 /// `cargo publish --dry-run` of the library and the CLI together: cargo packages both, then builds
 /// the CLI against the library it just packaged (not against the registry, where a new version of
 /// the library is not yet published). Then checks what went into the packages.
-pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
+pub fn dry_run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     let check_dir = target_dir(root).join("publish-check");
     forget_earlier_dry_runs(lib, &package_version(&root.join("generated/Cargo.toml"))?, &check_dir)?;
     let check_dir_arg = check_dir.to_string_lossy().into_owned();
-    crate::cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg, "-p", lib, "-p", CLI], &[])?;
+    side.cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg, "-p", lib, "-p", CLI], &[])?;
     // The dry run keeps its archives in a scratch folder; this writes them where cargo documents.
-    crate::cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
+    side.cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
     let dir = target_dir(root).join("package");
     for (package, manifest) in [(lib, "generated/Cargo.toml"), (CLI, "cli/Cargo.toml")] {
         check_contents(package, &list(root, package)?)?;
@@ -28,7 +30,7 @@ pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
         if bytes > MAX_CRATE_BYTES {
             return Err(format!("{}: {bytes} bytes, over the registry's limit of {MAX_CRATE_BYTES}", file.display()));
         }
-        println!("release: {package} {version} packages and builds from its package ({} KiB compressed)", bytes / 1024);
+        side.line(&format!("release: {package} {version} packages and builds from its package ({} KiB compressed)", bytes / 1024));
     }
     Ok(())
 }
@@ -99,7 +101,7 @@ fn check_contents(package: &str, files: &[String]) -> Result<(), String> {
     }
 }
 
-fn target_dir(root: &Path) -> std::path::PathBuf {
+pub fn target_dir(root: &Path) -> std::path::PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(t) if !t.is_empty() => root.join(t),
         _ => root.join("target"),

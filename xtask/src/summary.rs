@@ -1,6 +1,7 @@
 //! Counting what `cargo xtask test` ran: the output of each group is shown as it comes and read for
 //! its counts, so the run can end with one line over all of them.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -122,6 +123,40 @@ fn pass_through<W: Write>(from: impl Read, mut to: W) -> (Output, W) {
     (out, to)
 }
 
+/// What steps that run beside others did: their output, kept to be shown afterwards (as
+/// [`run_counted_kept`] keeps a command's), the steps that passed, and each step's wall time.
+#[derive(Default)]
+pub struct Kept {
+    pub text: Vec<u8>,
+    pub passed: u64,
+    pub times: Vec<(&'static str, Duration)>,
+}
+
+impl Kept {
+    /// A line of the steps' own, kept with the commands' output.
+    pub fn line(&mut self, line: &str) {
+        self.text.extend_from_slice(line.as_bytes());
+        self.text.push(b'\n');
+    }
+
+    /// Runs cargo with its output kept; an error when it fails.
+    pub fn cargo(&mut self, root: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Result<(), String> {
+        let out = crate::cargo_command(root)
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("could not run cargo: {e}"))?;
+        self.text.extend_from_slice(&out.stdout);
+        self.text.extend_from_slice(&out.stderr);
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("`cargo {}` failed", args.join(" ")))
+        }
+    }
+}
+
 /// The running total of `cargo xtask test`.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -133,6 +168,8 @@ pub struct Tally {
     pub groups: Vec<(&'static str, Counts)>,
     /// Wall time of each step that finished, in order, so a slow run shows where it went.
     pub times: Vec<(&'static str, Duration)>,
+    /// Wall time of each step that ran beside the one named with it (inside that step's time).
+    pub beside: Vec<(&'static str, &'static str, Duration)>,
     pub passed: u64,
     pub failed: u64,
     pub ignored: u64,
@@ -204,6 +241,13 @@ impl Tally {
             let all: Duration = self.times.iter().map(|(_, d)| *d).sum();
             detail.push_str(&format!("\nwall time: {} (together {:.1} s)", steps.join(", "), all.as_secs_f64()));
         }
+        let mut besides = self.beside.iter().map(|(of, _, _)| *of).collect::<Vec<_>>();
+        besides.dedup();
+        for of in besides {
+            let steps: Vec<String> =
+                self.beside.iter().filter(|(o, _, _)| *o == of).map(|(_, name, d)| format!("{name} {:.1} s", d.as_secs_f64())).collect();
+            detail.push_str(&format!("\nbeside {of}: {}", steps.join(", ")));
+        }
         let mut line = format!("{detail}\ntotal: {} passed, {} failed", self.passed, self.failed);
         if self.ignored > 0 {
             line.push_str(&format!(", {} skipped", self.ignored));
@@ -259,7 +303,7 @@ mod tests {
         assert_eq!(tally.failed, 0);
     }
 
-    /// Each step's wall time shows on its own line, above the total.
+    /// Each step's wall time shows on its own line, above the total; the steps beside one on the next.
     #[test]
     fn step_times_show_above_the_total() {
         let mut tally = Tally::default();
@@ -269,6 +313,12 @@ mod tests {
         let text = tally.closing_line();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[lines.len() - 2], "wall time: codegen --check 2.3 s, cargo test 400.0 s (together 402.3 s)", "{text}");
+        tally.beside.push(("cargo test", "docs", Duration::from_secs(30)));
+        tally.beside.push(("cargo test", "release packages", Duration::from_millis(60_060)));
+        let text = tally.closing_line();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[lines.len() - 3], "wall time: codegen --check 2.3 s, cargo test 400.0 s (together 402.3 s)", "{text}");
+        assert_eq!(lines[lines.len() - 2], "beside cargo test: docs 30.0 s, release packages 60.1 s", "{text}");
         assert_eq!(lines.last(), Some(&"total: 1 passed, 0 failed"), "{text}");
         let started = Instant::now();
         tally.timed("docs", started);
