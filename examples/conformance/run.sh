@@ -39,9 +39,11 @@ if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
 fi
 echo "conformance suite $(cd "$here/$suite" && node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version')"
 
-cargo build -q -p mcp-conformance --bins
-# With the workspace's features, as `cargo xtask test` has just built it for the tests: no rebuild there.
-cargo build -q --workspace --all-features --bin mcp-schema
+# The build `cargo xtask test` has just made for the tests, which has the server, the client and
+# `mcp-schema`: nothing is built again there. A narrower build (one package's features, or without
+# the tests' dev-dependencies) would compile the library a second and a third time. Run alone, this
+# builds the workspace's tests once.
+cargo test -q --workspace --all-features --no-run
 target="$(cargo metadata -q --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0)).target_directory')"
 bin="$target/debug"
 out="$target/conformance/$suite"
