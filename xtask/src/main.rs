@@ -73,8 +73,9 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
 
 /// The one command CI and the README use: inputs, drift, then the tests' build with, beside it, each
 /// feature alone, warning-free docs for each of those and for all features, and the release
-/// packages; then every test and the conformance suite. Ends with one `N passed, N failed` line over all of them (each cargo test
-/// binary prints its own, the last of which may be a doc test binary's `0 passed`).
+/// packages; then every test and the conformance suite. Ends with one `N passed, N failed` line
+/// over all of them (each cargo test binary prints its own, the last of which may be a doc test
+/// binary's `0 passed`).
 fn test(root: &Path) -> Result<(), String> {
     // A run that builds everything gains nothing from incremental caches (the workspace's crates are
     // built from scratch, or once after an edit) and pays for them: 13% more CPU for the workspace's
@@ -113,8 +114,8 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
     let lib = codegen::package_name(root)?;
 
     const BUILD: &str = "the tests' build";
-    // The feature checks, docs and release packages build beside the tests' build, each in a target
-    // folder of its own; their output follows the build's.
+    // The feature checks, docs and release packages build beside the tests' build, in target folders
+    // of their own (`side.rs`); their output follows the build's.
     let started = Instant::now();
     let beside = {
         let (root, lib) = (root.to_path_buf(), lib.clone());
