@@ -38,15 +38,25 @@ pub(super) fn member_guard(guard: &MemberGuard) -> Option<TokenStream> {
     (!conds.is_empty()).then(|| quote! { #(#conds)&&* })
 }
 
+/// A keyed union's members as tokens, in order: variant names, builders, types.
+struct MemberTokens {
+    names: Vec<proc_macro2::Ident>,
+    builders: Vec<TokenStream>,
+    tys: Vec<TokenStream>,
+}
+
 impl<'a> Ctx<'a> {
     /// The builder, `Keyed` impl and `Deserialize` of a keyed union.
     pub(super) fn keyed_impl(&self, item: &Item, u: &Union, keyed: &KeyedUnion, no_match: &str) -> TokenStream {
         let name = format_ident!("{}", item.name);
         let builder = builder_ident(&item.name);
-        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
         let members = &keyed.members;
-        let vbuilders: Vec<TokenStream> = members.iter().map(|m| self.type_path(&m.item, true)).collect();
-        let inner_tys: Vec<TokenStream> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
+        let tokens = MemberTokens {
+            names: u.variants.iter().map(|v| format_ident!("{}", v.name)).collect(),
+            builders: members.iter().map(|m| self.type_path(&m.item, true)).collect(),
+            tys: u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect(),
+        };
+        let (vnames, vbuilders, inner_tys) = (&tokens.names[..], &tokens.builders[..], &tokens.tys[..]);
         let finishes = self.member_finishes(item, u);
         let deciding = keyed.deciding.iter().map(|(key, i)| {
             let i = *i;
@@ -63,7 +73,7 @@ impl<'a> Ctx<'a> {
             };
             quote! { #key => Some(#builder::#v(#make)), }
         });
-        let guess_for_key = self.guess_for_key(&builder, keyed, &vnames, &vbuilders);
+        let guess_for_key = self.guess_for_key(&builder, keyed, vnames, vbuilders);
         let guards: Vec<Option<TokenStream>> = keyed.guards.iter().map(member_guard).collect();
         let scores = u.variants.iter().enumerate().map(|(i, v)| {
             let t = self.member_ty(&item.name, &v.ty);
@@ -72,7 +82,7 @@ impl<'a> Ctx<'a> {
                 None => quote! { #i => <#t as __p::Shape>::score_keys(o), },
             }
         });
-        let reads = self.member_arms(item, u, keyed, vnames.as_slice(), &vbuilders, &inner_tys, |kind, t, b, wrap| match kind {
+        let reads = self.member_arms(item, u, keyed, &tokens, |kind, t, b, wrap| match kind {
             MemberKind::Struct => quote! { Some(o.feed(#b::default()).map(#wrap)) },
             MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed(b).map(#wrap)) },
             MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read(o).map(#wrap)) },
@@ -88,7 +98,7 @@ impl<'a> Ctx<'a> {
         });
         // `read_member` is `#[inline]`: not generic, it would otherwise be compiled into the crate for
         // every keyed union, where a read of the union compiles it only where it is used.
-        let fast = self.keyed_fast_read(item, u, keyed, &vnames, &vbuilders, &inner_tys);
+        let fast = self.keyed_fast_read(item, u, keyed, &tokens);
         let n = u.variants.len();
         let expecting = format!("a {} object", item.name);
         quote! {
@@ -224,12 +234,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A keyed union as the crate's reader reads it: its builder's table and slots, and each
-    /// member read by the table path (see `read::fast::read_keyed`).
     /// One `member => read` arm per member, in order: `read` gets the member's kind, type, builder
     /// and the expression that wraps its value as the union's variant.
-    #[allow(clippy::too_many_arguments)]
-    fn member_arms(&self, item: &Item, u: &Union, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream], inner_tys: &[TokenStream], read: impl Fn(&MemberKind, &TokenStream, &TokenStream, TokenStream) -> TokenStream) -> Vec<TokenStream> {
+    fn member_arms(&self, item: &Item, u: &Union, keyed: &KeyedUnion, tokens: &MemberTokens, read: impl Fn(&MemberKind, &TokenStream, &TokenStream, TokenStream) -> TokenStream) -> Vec<TokenStream> {
         let name = format_ident!("{}", item.name);
         let me = self.here(&item.name);
         keyed
@@ -237,24 +244,26 @@ impl<'a> Ctx<'a> {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let wrap = self.member_wrap(&me, &name, &vnames[i], &u.variants[i].ty);
-                let body = read(&m.kind, &inner_tys[i], &vbuilders[i], wrap);
+                let wrap = self.member_wrap(&me, &name, &tokens.names[i], &u.variants[i].ty);
+                let body = read(&m.kind, &tokens.tys[i], &tokens.builders[i], wrap);
                 quote! { #i => #body, }
             })
             .collect()
     }
 
-    fn keyed_fast_read(&self, item: &Item, u: &Union, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream], inner_tys: &[TokenStream]) -> TokenStream {
+    /// A keyed union as the crate's reader reads it: its builder's table and slots, and each
+    /// member read by the table path (see `read::fast::read_keyed`).
+    fn keyed_fast_read(&self, item: &Item, u: &Union, keyed: &KeyedUnion, tokens: &MemberTokens) -> TokenStream {
         let name = format_ident!("{}", item.name);
         let builder = builder_ident(&item.name);
-        let fast_reads = self.member_arms(item, u, keyed, vnames, vbuilders, inner_tys, |kind, t, b, wrap| {
+        let fast_reads = self.member_arms(item, u, keyed, tokens, |kind, t, b, wrap| {
             let read = match kind {
                 MemberKind::Struct => quote! { __f::read_struct::<#b>(r) },
                 MemberKind::Tagged | MemberKind::Keyed => quote! { <#t as __f::FastRead>::read_fast(r) },
             };
             quote! { Some(#read.map(#wrap)) }
         });
-        let slots = super::unions::member_slots(&builder, vnames, false);
+        let slots = super::unions::member_slots(&builder, &tokens.names, false);
         let fast_read = super::unions::union_fast_read(&name, quote! { __f::read_keyed });
         quote! {
             #slots

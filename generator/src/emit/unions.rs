@@ -451,7 +451,6 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// A union's builder as the crate's reader sees it: its member's table and slots.
 /// A union's `FastRead`: its builder's slots are read by `reader` (`read_tagged`, `read_keyed`).
 pub(super) fn union_fast_read(name: &proc_macro2::Ident, reader: TokenStream) -> TokenStream {
     quote! {
@@ -465,6 +464,7 @@ pub(super) fn union_fast_read(name: &proc_macro2::Ident, reader: TokenStream) ->
     }
 }
 
+/// A union's builder as the crate's reader sees it: its member's table and slots.
 pub(super) fn member_slots(builder: &proc_macro2::Ident, vnames: &[proc_macro2::Ident], has_unknown: bool) -> TokenStream {
     let (known, slot, unknown, extra) = if has_unknown {
         (
