@@ -168,17 +168,13 @@ pub fn package_name(root: &Path) -> Result<String, String> {
     Ok(Config::from_toml(&text)?.package.name)
 }
 
-/// The Cargo feature of every generated module, in configuration order.
-pub fn module_features(root: &Path) -> Result<Vec<String>, String> {
-    let text = fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?;
-    Ok(Config::from_toml(&text)?.modules.into_iter().map(|m| m.feature).collect())
-}
-
-/// The feature of the `latest` module: the crate's only default feature (`default = [...]`).
-pub fn default_feature(root: &Path) -> Result<Option<String>, String> {
+/// The Cargo feature of every generated module, in configuration order, and the crate's only
+/// default feature (`default = [...]`): the `latest` module's.
+pub fn module_features(root: &Path) -> Result<(Vec<String>, Option<String>), String> {
     let text = fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?;
     let config = Config::from_toml(&text)?;
-    Ok(config.latest.as_ref().and_then(|l| config.modules.iter().find(|m| &m.name == l)).map(|m| m.feature.clone()))
+    let default = config.latest.as_ref().and_then(|l| config.modules.iter().find(|m| &m.name == l)).map(|m| m.feature.clone());
+    Ok((config.modules.into_iter().map(|m| m.feature).collect(), default))
 }
 
 fn normalize(s: &str) -> String {

@@ -16,8 +16,7 @@ use crate::{codegen, release};
 /// steps passed, their times).
 pub fn run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     let dir = release::target_dir(root).join("side");
-    let features = codegen::module_features(root)?;
-    let default = codegen::default_feature(root)?;
+    let (features, default) = codegen::module_features(root)?;
     let shown = |f: &str| if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
     let mut sets: Vec<String> = vec![String::new()];
     sets.extend(features);
