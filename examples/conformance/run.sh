@@ -31,7 +31,7 @@ if [ "${1:-}" = --next ]; then
   fi
 fi
 
-(cd "$here/$suite" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+"$here/../../tests/npm-ci-once.sh" "$here/$suite"
 export PATH="$here/$suite/node_modules/.bin:$PATH"
 if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
   echo "the conformance suite needs Node 22 or newer; found $(node --version)" >&2

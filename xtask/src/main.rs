@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <command>`. The only place that writes files.
 
 mod codegen;
+mod lanes;
 mod schema_tools;
 mod outdated;
 mod release;
@@ -29,6 +30,7 @@ commands:
                            example server and client";
 
 fn main() -> ExitCode {
+    forget_cargo_run_env();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -58,6 +60,23 @@ fn main() -> ExitCode {
             eprintln!("{e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Removes what cargo sets for the program it runs (`cargo xtask` is `cargo run`), so the cargo and
+/// the tests xtask starts see the environment a plain `cargo build` sees. A build script that asks to
+/// run again when one of them changes (ring's asks for `CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME`, ...)
+/// would otherwise find xtask's values under `cargo xtask` and none under `cargo build`, and ring
+/// and the TLS crates above it would be built again at every switch between the two.
+fn forget_cargo_run_env() {
+    let set_by_cargo_run = |name: &str| {
+        name.starts_with("CARGO_PKG_")
+            || matches!(name, "CARGO_MANIFEST_DIR" | "CARGO_MANIFEST_PATH" | "CARGO_MANIFEST_LINKS" | "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE" | "OUT_DIR")
+    };
+    let names: Vec<_> = std::env::vars_os().map(|(k, _)| k).filter(|k| k.to_str().is_some_and(set_by_cargo_run)).collect();
+    for name in names {
+        // Before any thread starts: nothing else reads the environment yet.
+        std::env::remove_var(name);
     }
 }
 
@@ -125,52 +144,82 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
             (side, result)
         })
     };
-    let built = cargo(root, &["test", "--workspace", "--all-features", "--no-run"], &[]);
+    let built = lanes::build_tests(root);
     let (side, side_result) = beside.join().map_err(|_| "xtask test: the thread running the side steps panicked".to_string())?;
     tally.timed(BUILD, started);
     std::io::Write::write_all(&mut std::io::stdout(), &side.text).map_err(|e| format!("xtask test: {e}"))?;
     for _ in 0..side.passed {
         tally.step_passed();
     }
-    tally.beside.extend(side.times.into_iter().map(|(name, took)| (BUILD, name, took)));
+    tally.within.extend(side.times.into_iter().map(|(name, took)| ("beside the tests' build", name.to_string(), took)));
     side_result?;
-    // A build that failed is reported again by `cargo test`, and counted there.
-    if let Err(e) = built {
-        eprintln!("{e}");
-    }
+    let (integration, unit) = built?;
 
+    // Every test executable, the doc tests and the conformance suite, as many at once as there are
+    // cores (`lanes.rs`), longest first by the last run's times. A first run (CI's) takes them in the
+    // order below: integration tests, which wait on real peers longest, before the rest.
+    let mut jobs = integration;
+    jobs.push(conformance_job(root));
+    jobs.extend(unit);
+    jobs.push(lanes::doc_tests(root));
+    let times_file = lanes::times_file(root);
+    lanes::longest_first(&mut jobs, &std::fs::read_to_string(&times_file).unwrap_or_default());
+    let lane_count = std::thread::available_parallelism().map_or(2, |n| n.get());
     let started = Instant::now();
-    let tests = summary::run_counted(root, cargo_command(root).args(["test", "--workspace", "--all-features", "--no-fail-fast"]))?;
-    tally.add_cargo_test(&tests);
-    tally.timed("cargo test", started);
-    // The two releases of the suite run side by side: each is mostly Node starting and waiting on
-    // its own server and client (free ports, folders of their own), so together they take about as
-    // long as the longer one (BENCHMARKS.md, "Issue 32, the test run"). The next release's output
-    // is shown after the latest's.
-    let started = Instant::now();
-    let next = {
-        let root = root.to_path_buf();
-        std::thread::spawn(move || conformance_kept(&root, &["--next"]))
-    };
-    let latest = conformance(root, &[]);
-    let next = next.join().map_err(|_| "conformance (next release): the thread running it panicked".to_string())?;
-    let latest = latest?;
-    tally.add_group("conformance", &latest);
-    let (next, text) = next?;
-    std::io::Write::write_all(&mut std::io::stdout(), &text).map_err(|e| format!("conformance (next release): {e}"))?;
-    tally.add_group("conformance (next release)", &next);
-    tally.timed("conformance, both releases side by side", started);
+    let done = lanes::run(jobs, lane_count, &mut std::io::stdout());
+    const LANES: &str = "tests and conformance in lanes";
+    tally.timed(LANES, started);
+    // Only a note for the next run's order: a run that cannot keep it loses nothing else.
+    let _ = std::fs::create_dir_all(times_file.parent().unwrap_or(root)).and_then(|()| std::fs::write(&times_file, lanes::times_text(&done)));
+    tally.add_cargo_test(&lanes::group_output(&done, lanes::Group::Tests));
+    for suite in [CONFORMANCE, CONFORMANCE_NEXT] {
+        tally.add_group(suite, &lanes::group_output(&done, lanes::Group::Suite(suite)));
+    }
+    let mut longest: Vec<&lanes::Done> = done.iter().collect();
+    longest.sort_by(|a, b| b.took.cmp(&a.took));
+    tally.within.extend(longest.iter().take(5).map(|d| ("the longest in the lanes", d.name.clone(), d.took)));
     Ok(())
+}
+
+const CONFORMANCE: &str = "conformance";
+const CONFORMANCE_NEXT: &str = "conformance (next release)";
+
+/// The two releases of the conformance suite as one job, side by side: each is mostly Node starting
+/// and waiting on its own server and client (free ports, folders of their own), so together they
+/// take about as long as the longer one (BENCHMARKS.md, "Issue 32, the test run"). The next
+/// release's output follows the latest's.
+fn conformance_job(root: &Path) -> lanes::Job {
+    let root = root.to_path_buf();
+    let run = move || {
+        let next = {
+            let root = root.clone();
+            std::thread::spawn(move || conformance_kept(&root, &["--next"]))
+        };
+        let latest = conformance_kept(&root, &[]);
+        let next = next.join().unwrap_or_else(|_| Err("conformance (next release): the thread running it panicked".to_string()));
+        let mut text = Vec::new();
+        let mut results = Vec::new();
+        for (suite, ran) in [(CONFORMANCE, latest), (CONFORMANCE_NEXT, next)] {
+            let out = match ran {
+                Ok((out, kept)) => {
+                    text.extend_from_slice(&kept);
+                    out
+                }
+                Err(e) => {
+                    text.extend_from_slice(format!("{e}\n").as_bytes());
+                    summary::Output::default()
+                }
+            };
+            results.push((lanes::Group::Suite(suite), out));
+        }
+        lanes::Ran { results, text }
+    };
+    lanes::Job { name: "conformance".into(), title: "conformance suite, latest and next release (examples/conformance/run.sh)".into(), run: Box::new(run) }
 }
 
 /// The official conformance suite against the example server and client: the registry's latest
 /// (pinned in `examples/conformance/suite`), or with `--next` the next release (`suite-next`), by
-/// requirement set. Needs npm, which installs the suite and the Node it runs on.
-fn conformance(root: &Path, args: &[&str]) -> Result<summary::Output, String> {
-    summary::run_counted(root, &mut conformance_command(root, args)).map_err(|e| format!("could not run the conformance suite: {e}"))
-}
-
-/// [`conformance`], its output kept to be shown afterwards.
+/// requirement set. Needs npm, which installs the suite and the Node it runs on. Its output is kept.
 fn conformance_kept(root: &Path, args: &[&str]) -> Result<(summary::Output, Vec<u8>), String> {
     summary::run_counted_kept(root, &mut conformance_command(root, args)).map_err(|e| format!("could not run the conformance suite: {e}"))
 }
@@ -185,19 +234,6 @@ fn cargo_command(root: &Path) -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(root);
     cmd
-}
-
-fn cargo(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
-    let status = cargo_command(root)
-        .args(args)
-        .envs(env.iter().copied())
-        .status()
-        .map_err(|e| format!("could not run cargo: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`cargo {}` failed", args.join(" ")))
-    }
 }
 
 #[cfg(test)]

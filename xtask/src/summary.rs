@@ -71,14 +71,9 @@ fn parse_plain(line: &str) -> Option<Counts> {
     parts.next().is_none().then_some(Counts { passed, failed, ignored })
 }
 
-/// Runs `cmd`, passing its output through line by line and reading the counts from it. An error
-/// only when the command cannot be started; a failing command is `success: false`.
-pub fn run_counted(root: &Path, cmd: &mut Command) -> Result<Output, String> {
-    run_counted_into(root, cmd, std::io::stdout(), std::io::stderr()).map(|(out, _, _)| out)
-}
-
-/// [`run_counted`], with the output kept (standard output, then standard error) rather than shown
-/// as it comes: for a command that runs beside another whose output is being shown.
+/// Runs `cmd` in `root`, reading the counts from its output, which is kept (standard output, then
+/// standard error) to be shown when it ends: it runs beside others. An error only when the command
+/// cannot be started; a failing command is `success: false`.
 pub fn run_counted_kept(root: &Path, cmd: &mut Command) -> Result<(Output, Vec<u8>), String> {
     let (out, mut text, err) = run_counted_into(root, cmd, Vec::new(), Vec::new())?;
     text.extend_from_slice(&err);
@@ -168,8 +163,9 @@ pub struct Tally {
     pub groups: Vec<(&'static str, Counts)>,
     /// Wall time of each step that finished, in order, so a slow run shows where it went.
     pub times: Vec<(&'static str, Duration)>,
-    /// Wall time of each step that ran beside the one named with it (inside that step's time).
-    pub beside: Vec<(&'static str, &'static str, Duration)>,
+    /// Wall times inside a step, under a heading of their own (the steps beside the tests' build,
+    /// the longest jobs of the lanes).
+    pub within: Vec<(&'static str, String, Duration)>,
     pub passed: u64,
     pub failed: u64,
     pub ignored: u64,
@@ -241,12 +237,12 @@ impl Tally {
             let all: Duration = self.times.iter().map(|(_, d)| *d).sum();
             detail.push_str(&format!("\nwall time: {} (together {:.1} s)", steps.join(", "), all.as_secs_f64()));
         }
-        let mut besides = self.beside.iter().map(|(of, _, _)| *of).collect::<Vec<_>>();
-        besides.dedup();
-        for of in besides {
+        let mut headings = self.within.iter().map(|(heading, _, _)| *heading).collect::<Vec<_>>();
+        headings.dedup();
+        for heading in headings {
             let steps: Vec<String> =
-                self.beside.iter().filter(|(o, _, _)| *o == of).map(|(_, name, d)| format!("{name} {:.1} s", d.as_secs_f64())).collect();
-            detail.push_str(&format!("\nbeside {of}: {}", steps.join(", ")));
+                self.within.iter().filter(|(h, _, _)| *h == heading).map(|(_, name, d)| format!("{name} {:.1} s", d.as_secs_f64())).collect();
+            detail.push_str(&format!("\n{heading}: {}", steps.join(", ")));
         }
         let mut line = format!("{detail}\ntotal: {} passed, {} failed", self.passed, self.failed);
         if self.ignored > 0 {
@@ -313,8 +309,8 @@ mod tests {
         let text = tally.closing_line();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[lines.len() - 2], "wall time: codegen --check 2.3 s, cargo test 400.0 s (together 402.3 s)", "{text}");
-        tally.beside.push(("cargo test", "docs", Duration::from_secs(30)));
-        tally.beside.push(("cargo test", "release packages", Duration::from_millis(60_060)));
+        tally.within.push(("beside cargo test", "docs".into(), Duration::from_secs(30)));
+        tally.within.push(("beside cargo test", "release packages".into(), Duration::from_millis(60_060)));
         let text = tally.closing_line();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[lines.len() - 3], "wall time: codegen --check 2.3 s, cargo test 400.0 s (together 402.3 s)", "{text}");

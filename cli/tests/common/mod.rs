@@ -199,8 +199,11 @@ pub fn npm_install(dir: &Path) -> PathBuf {
     node
 }
 
+/// `npm ci` through tests/npm-ci-once.sh: once per lock file, and one at a time per folder across
+/// processes (the examples' tests and the conformance suite install some of the same folders).
 fn npm_ci(dir: &Path) -> PathBuf {
-    let out = Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir).output().expect("npm runs");
+    let once = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/npm-ci-once.sh");
+    let out = Command::new("bash").arg(once).arg(dir).output().expect("bash runs");
     assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), output_text(&out));
     let pinned = dir.join("node_modules/.bin/node");
     if pinned.exists() {

@@ -16,7 +16,7 @@ client="$3"
 out="$4"
 rev="${5:-}"
 here="$(cd "$(dirname "$0")" && pwd)"
-(cd "$suite" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+"$here/../../../tests/npm-ci-once.sh" "$suite"
 export PATH="$suite/node_modules/.bin:$PATH"
 rm -rf "$out"
 mkdir -p "$out"
