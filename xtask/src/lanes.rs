@@ -1,12 +1,13 @@
 //! The tests of `cargo xtask test` in lanes: every test executable of the tests' build, the doc
-//! tests and the two conformance runs, as many at once as the machine has cores. `cargo test` runs
-//! its executables one after another, and most of the long ones wait on real peers (Node, Python,
-//! Chromium) more than they compute, so one core sat idle for most of the run (BENCHMARKS.md,
-//! "Issue 32, fifth session"). Each job's output is kept and shown whole when it ends.
+//! tests and the conformance suite, as many at once as the machine has cores. `cargo test` runs its
+//! executables one after another, and the long ones wait on real peers (Node, Python, Chromium) as
+//! much as they compute, so the cores were not all busy (BENCHMARKS.md, "Issue 32, fifth session").
+//! Each job's output is kept and shown whole when it ends.
 //!
 //! The longest jobs start first: their times from the last run in this target folder
 //! (`target/xtask/test-times.tsv`), jobs without one before those with one. A first run (CI's)
-//! starts the conformance runs, then the integration tests, then the unit tests, then the doc tests.
+//! takes them in the order `main.rs` gives: integration tests, the conformance suite, unit tests,
+//! doc tests.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
