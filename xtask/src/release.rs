@@ -18,7 +18,11 @@ pub fn dry_run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     let check_dir = target_dir(root).join("publish-check");
     forget_earlier_dry_runs(lib, &package_version(&root.join("generated/Cargo.toml"))?, &check_dir)?;
     let check_dir_arg = check_dir.to_string_lossy().into_owned();
-    side.cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg, "-p", lib, "-p", CLI], &[])?;
+    // The build from the packages proves they compile and link; nobody debugs it. It does not take the
+    // workspace's `[profile.dev]` (the packages are built outside the workspace), so without the
+    // `--config` it would carry full debug info (BENCHMARKS.md, "Issue 32, fifth session").
+    let args = ["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg, "-p", lib, "-p", CLI, "--config", "profile.dev.debug=false"];
+    side.cargo(root, &args, &[])?;
     // The dry run keeps its archives in a scratch folder; this writes them where cargo documents.
     side.cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
     let dir = target_dir(root).join("package");
