@@ -92,9 +92,8 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
 
 /// The one command CI and the README use: inputs, drift, then the tests' build with, beside it, each
 /// feature alone, warning-free docs for each of those and for all features, and the release
-/// packages; then every test and the conformance suite. Ends with one `N passed, N failed` line
-/// over all of them (each cargo test binary prints its own, the last of which may be a doc test
-/// binary's `0 passed`).
+/// packages; then every test and the conformance suite, in lanes. Ends with one `N passed, N failed`
+/// line over all of them (each test executable prints its own).
 fn test(root: &Path) -> Result<(), String> {
     // A run that builds everything gains nothing from incremental caches (the workspace's crates are
     // built from scratch, or once after an edit) and pays for them: 13% more CPU for the workspace's
@@ -123,8 +122,9 @@ fn incremental_for_test(set: Option<&std::ffi::OsStr>) -> Option<&'static str> {
     set.is_none().then_some("0")
 }
 
-/// The steps of `test`. A failure before `cargo test` runs stops the run (later steps would test
-/// stale or broken code); from there on every group runs and its counts are added up.
+/// The steps of `test`. A failure before the tests run (the tests' build among them) stops the run:
+/// later steps would test stale or broken code. From there on every job runs and its counts are
+/// added up.
 fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
     let started = Instant::now();
     codegen::run(root, true)?;
