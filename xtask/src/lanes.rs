@@ -160,7 +160,7 @@ pub fn run(jobs: Vec<Job>, lanes: usize, show: &mut dyn std::io::Write) -> Vec<D
         for _ in 0..lanes {
             let (queue, send) = (&queue, send.clone());
             scope.spawn(move || {
-                // The lock is released before the job runs: the guard is dropped at the end of the `let`.
+                // The guard goes into the closure and is dropped when it returns: the lock is free while the job runs.
                 while let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) {
                     let started = Instant::now();
                     let ran = (job.run)();
