@@ -43,7 +43,7 @@ pub struct Job {
 impl Job {
     /// A job that runs one command in `dir`, its counts in `group`.
     pub fn command(name: String, title: String, group: Group, mut cmd: Command, dir: PathBuf) -> Job {
-        let run = move || match summary::run_counted_kept(&dir, &mut cmd) {
+        let run = move || match summary::run_counted(&dir, &mut cmd) {
             Ok((out, text)) => Ran { results: vec![(group, out)], text },
             Err(e) => Ran { results: vec![(group, Output::default())], text: format!("{e}\n").into_bytes() },
         };

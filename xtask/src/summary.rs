@@ -1,11 +1,9 @@
-//! Counting what `cargo xtask test` ran: the output of each group is shown as it comes and read for
-//! its counts, so the run can end with one line over all of them.
+//! Counting what `cargo xtask test` ran: the output of each step is kept, shown when it ends and read
+//! for its counts, so the run can end with one line over all of them.
 
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::thread;
 use std::time::{Duration, Instant};
 
 /// Counts read from one command's output.
@@ -71,55 +69,24 @@ fn parse_plain(line: &str) -> Option<Counts> {
     parts.next().is_none().then_some(Counts { passed, failed, ignored })
 }
 
-/// Runs `cmd` in `root`, reading the counts from its output, which is kept (standard output, then
-/// standard error) to be shown when it ends: it runs beside others. An error only when the command
-/// cannot be started; a failing command is `success: false`.
-pub fn run_counted_kept(root: &Path, cmd: &mut Command) -> Result<(Output, Vec<u8>), String> {
-    let (out, mut text, err) = run_counted_into(root, cmd, Vec::new(), Vec::new())?;
-    text.extend_from_slice(&err);
+/// Runs `cmd` in `root` and reads the counts from its output, which is kept (standard output, then
+/// standard error) to be shown when it ends, since it runs beside others. An error only when the
+/// command cannot be started; a failing command is `success: false`.
+pub fn run_counted(root: &Path, cmd: &mut Command) -> Result<(Output, Vec<u8>), String> {
+    let ran = cmd.current_dir(root).stdin(Stdio::null()).output().map_err(|e| format!("could not run {cmd:?}: {e}"))?;
+    let mut out = Output { success: ran.status.success(), ..Output::default() };
+    for text in [&ran.stdout, &ran.stderr] {
+        for line in String::from_utf8_lossy(text).lines() {
+            out.scan(line);
+        }
+    }
+    let mut text = ran.stdout;
+    text.extend_from_slice(&ran.stderr);
     Ok((out, text))
 }
 
-fn run_counted_into<O: Write, E: Write + Send + 'static>(root: &Path, cmd: &mut Command, to_out: O, to_err: E) -> Result<(Output, O, E), String> {
-    let mut child = cmd
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("could not run {cmd:?}: {e}"))?;
-    let stdout = child.stdout.take().expect("piped");
-    let stderr = child.stderr.take().expect("piped");
-    let err_thread = thread::spawn(move || pass_through(stderr, to_err));
-    let (mut out, to_out) = pass_through(stdout, to_out);
-    let (err, to_err) = err_thread.join().map_err(|_| format!("{cmd:?}: the thread reading its standard error panicked"))?;
-    let status = child.wait().map_err(|e| format!("{cmd:?}: {e}"))?;
-    out.test_results.extend(err.test_results);
-    out.plain.extend(err.plain);
-    out.success = status.success();
-    Ok((out, to_out, to_err))
-}
-
-fn pass_through<W: Write>(from: impl Read, mut to: W) -> (Output, W) {
-    let mut out = Output::default();
-    let mut reader = BufReader::new(from);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let _ = to.write_all(&line);
-                let _ = to.flush();
-                out.scan(&String::from_utf8_lossy(&line));
-            }
-        }
-    }
-    (out, to)
-}
-
 /// What steps that run beside others did: their output, kept to be shown afterwards (as
-/// [`run_counted_kept`] keeps a command's), the steps that passed, and each step's wall time.
+/// [`run_counted`] keeps a command's), the steps that passed, and each step's wall time.
 #[derive(Default)]
 pub struct Kept {
     pub text: Vec<u8>,
