@@ -35,6 +35,14 @@ pub fn cases() -> Vec<Case> {
             severity: w,
         },
         Case {
+            rule: "tasks.result-status",
+            check: check!(tasks::GetTaskResult),
+            valid: task(json!({"resultType": "complete", "status": "completed", "result": {"content": []}})),
+            invalid: task(json!({"resultType": "complete", "status": "working", "result": {"content": []}})),
+            pointer: "/result",
+            severity: e,
+        },
+        Case {
             rule: "tasks.empty-ack",
             check: check!(tasks::UpdateTaskResult),
             valid: json!({"resultType": "complete", "_meta": {}}),
@@ -60,6 +68,17 @@ fn a_detailed_task_needs_its_status_field() {
         let r = got(json!({"status": status}));
         assert!(r.violations.iter().any(|v| v.rule == "required" && v.message.contains(field)), "{status}: {:?}", r.violations);
     }
+    // The outcome goes with its status: no `result` before `completed`, no `error` but on `failed`.
+    for (status, extra, field) in [("working", json!({"result": {"content": []}}), "/result"), ("input_required", json!({"inputRequests": {}, "result": {}}), "/result"), ("cancelled", json!({"error": {"code": -32603, "message": "x"}}), "/error"), ("completed", json!({"result": {}, "error": {"code": -32603, "message": "x"}}), "/error")] {
+        let mut extra = extra;
+        extra["status"] = json!(status);
+        let r = got(extra);
+        let found: Vec<_> = r.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect();
+        assert_eq!(found, [("tasks.result-status", field)], "{status}");
+    }
+    let notification: Check = check!(tasks::TaskStatusNotificationParams);
+    let r = notification(&task(json!({"status": "failed", "statusMessage": "x", "error": {"code": -32603, "message": "x"}, "result": {}})), &Options::default());
+    assert_eq!(r.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect::<Vec<_>>(), [("tasks.result-status", "/result")]);
     // The five statuses, and no other.
     let r = got(json!({"status": "paused"}));
     assert_eq!(r.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect::<Vec<_>>(), [("enum", "/status")]);

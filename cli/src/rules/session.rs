@@ -225,7 +225,7 @@ pub static TASKS_INPUT_KEY: Rule = tasks(error(
 pub static TASKS_UPDATE_KEY: Rule = tasks(error(
     "session.tasks.update-key",
     &["session/tasks/update-key"],
-    "Tasks extension, UpdateTaskRequest: each `inputResponses` key MUST correspond to a currently outstanding `inputRequests` key of the task (issued in view, and not answered by an earlier `tasks/update`)",
+    "Tasks extension, UpdateTaskRequest: each `inputResponses` key MUST correspond to a currently outstanding `inputRequests` key of the task (issued in view, and not answered by an earlier `tasks/update`; a task whose creation was in view and that never listed `inputRequests`, never `input_required`, has none)",
 ));
 pub static TASKS_CANCEL_NOTIFICATION: Rule = tasks(error(
     "session.tasks.cancel-notification",

@@ -189,12 +189,21 @@ pub(crate) struct ParkedStream {
     caps: capabilities::State,
     tools: tools::State,
     resources: resources::State,
+    tasks: tasks::State,
     channel: apps::Channel,
 }
 
 impl ParkedStream {
     pub(crate) fn new() -> ParkedStream {
-        ParkedStream { whole: None, observer: observer(), caps: Default::default(), tools: tools::State::new(), resources: resources::State::new(), channel: apps::Channel::new() }
+        ParkedStream {
+            whole: None,
+            observer: observer(),
+            caps: Default::default(),
+            tools: tools::State::new(),
+            resources: resources::State::new(),
+            tasks: tasks::State::default(),
+            channel: apps::Channel::new(),
+        }
     }
 }
 
@@ -273,6 +282,7 @@ impl Session {
         std::mem::swap(&mut self.caps, &mut other.caps);
         std::mem::swap(&mut self.tools, &mut other.tools);
         std::mem::swap(&mut self.resources, &mut other.resources);
+        std::mem::swap(&mut self.tasks, &mut other.tasks);
         std::mem::swap(&mut self.channel, &mut other.channel);
     }
 

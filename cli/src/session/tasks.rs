@@ -40,6 +40,8 @@ struct Task {
     unlimited: bool,
     /// Input keys: the key, its request (as a digest of its JSON), answered by a `tasks/update`.
     keys: Vec<(Text, Text, bool)>,
+    /// The line of the answer that created it, if in view: every state since is then in view too.
+    created_at: Option<u64>,
 }
 
 impl Weigh for Task {
@@ -107,15 +109,21 @@ impl State {
             "tasks/update" => {
                 let (Some(id), Some(responses)) = (msg.param("taskId").and_then(Value::as_str), msg.param("inputResponses").and_then(Value::as_object)) else { return };
                 let Some(task) = self.tasks().get_mut(&Text::of(id)) else { return };
-                // Only where the task's requests were in view: a key is then known or not.
-                if task.keys.is_empty() {
-                    return;
-                }
+                // Only where the task's requests were in view: a key is then known or not. A task
+                // whose creation was in view and that never listed `inputRequests` asked for nothing.
+                let never_asked = match (task.keys.is_empty(), task.created_at) {
+                    (true, None) => return,
+                    (true, Some(line)) => Some(format!("the task never asked for input (no `inputRequests` since its creation on line {line})")),
+                    (false, _) => None,
+                };
+                // Past the cap, new keys were not remembered: an unknown one may be one of them.
+                let keys_full = task.keys.len() >= INPUT_KEYS_CAP;
                 for key in responses.keys() {
                     let k = Text::of(key);
                     let problem = match task.keys.iter_mut().find(|(known, ..)| *known == k) {
-                        None => Some("the task never asked for it"),
-                        Some((_, _, true)) => Some("an earlier `tasks/update` answered it already"),
+                        None if keys_full => None,
+                        None => Some(never_asked.clone().unwrap_or_else(|| "the task never asked for it".into())),
+                        Some((_, _, true)) => Some("an earlier `tasks/update` answered it already".into()),
                         Some((_, _, answered)) => {
                             *answered = true;
                             None
@@ -180,7 +188,7 @@ impl State {
             }
             if let Some(id) = result.get("taskId").and_then(Value::as_str) {
                 let origin = msg.version.or(self.last_version).map(|v| (Box::from(method), v));
-                let task = Task { status: "".into(), origin, unlimited: false, keys: Vec::new() };
+                let task = Task { status: "".into(), origin, unlimited: false, keys: Vec::new(), created_at: Some(msg.line) };
                 // A task id that comes again is a new task: its state starts over.
                 self.tasks().insert(Text::of(id), task);
                 self.creators.get_or_insert_with(|| Capped::new(SESSION_CAP)).insert(Text::of(&req.id), ());
@@ -248,7 +256,7 @@ impl State {
         let tasks = self.tasks();
         let key = Text::of(id);
         if !tasks.contains(&key) {
-            tasks.insert(key.clone(), Task { status: "".into(), origin: None, unlimited: false, keys: Vec::new() });
+            tasks.insert(key.clone(), Task { status: "".into(), origin: None, unlimited: false, keys: Vec::new(), created_at: None });
         }
         let Some(task) = tasks.get_mut(&key) else { return };
         if terminal(&task.status) && *task.status != *status {

@@ -55,7 +55,28 @@ fn got(id: i64, status: &str, extra: Value) -> Value {
 }
 
 fn error(id: i64, code: i64) -> Value {
-    s2c(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": "no"}}))
+    let mut e = json!({"code": code, "message": "no"});
+    if code == -32021 {
+        e["data"] = json!({"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}});
+    }
+    s2c(json!({"jsonrpc": "2.0", "id": id, "error": e}))
+}
+
+/// `lines` as lines of one leg (`client` or `server`) of a bridge recording.
+fn on(leg: &str, lines: Vec<Value>) -> Vec<Value> {
+    lines.into_iter().map(|mut l| {
+        l["leg"] = json!(leg);
+        l
+    }).collect()
+}
+
+/// A bridge recording: the client leg's `tools/call` (3) made task `t1` (lines 1-4); the server leg
+/// lists its tools (5-6) and sends its own `tools/call` 3 (7), then `rest` on the server leg.
+fn two_legs(rest: Vec<Value>) -> Vec<Value> {
+    let mut v = on("client", created(json!({}), vec![]));
+    v.extend(on("server", listed(vec![c2s(req(3, "tools/call", with_meta(true, json!({"name": "slow", "arguments": {}}))))])));
+    v.extend(on("server", rest));
+    v
 }
 
 fn ask(message: &str) -> Value {
@@ -158,6 +179,29 @@ pub const CASES: &[Case] = &[
         accept: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), update(7, "name"), s2c(ok(7, json!({"resultType": "complete"})))]),
         reject: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), update(7, "age"), s2c(ok(7, json!({"resultType": "complete"})))]),
         expect: ("session.tasks.update-key", 7, "/msg/params/inputResponses/age", "error"),
+    },
+    Case {
+        name: "tasks: tasks/update only for a task that asked for input",
+        flags: EXT,
+        accept: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), update(7, "name"), s2c(ok(7, json!({"resultType": "complete"})))]),
+        reject: || created(json!({}), vec![get(5, "t1", true), got(5, "working", json!({})), update(7, "name"), s2c(ok(7, json!({"resultType": "complete"})))]),
+        expect: ("session.tasks.update-key", 7, "/msg/params/inputResponses/name", "error"),
+    },
+    Case {
+        name: "tasks: a bridge recording's legs keep their own tasks",
+        flags: EXT,
+        // The server leg's request 3 is no task's (the client leg's request 3 is); back on the client leg, `t1` is known.
+        accept: || {
+            let mut v = two_legs(vec![c2s(note("notifications/cancelled", json!({"requestId": 3})))]);
+            v.extend(on("client", vec![get(5, "t1", true), got(5, "working", json!({}))]));
+            v
+        },
+        reject: || {
+            let mut handle = task_state("working", json!({}));
+            handle["resultType"] = json!("task");
+            two_legs(vec![s2c(ok(3, handle)), c2s(note("notifications/cancelled", json!({"requestId": 3})))])
+        },
+        expect: ("session.tasks.cancel-notification", 9, "/msg/params/requestId", "error"),
     },
     Case {
         name: "tasks: a task is cancelled with tasks/cancel, not notifications/cancelled",

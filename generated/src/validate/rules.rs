@@ -81,6 +81,7 @@ pub const RULES: &[Rule] = &[
     warning("tasks.timestamp-order", "tasks", "2026-07-28", "Tasks extension (SEP-2663): a task's `lastUpdatedAt` is not before its `createdAt`"),
     error("tasks.duration", "tasks", "2026-07-28", "Tasks extension (SEP-2663): a task's `ttlMs` and `pollIntervalMs` are not negative"),
     warning("tasks.failed-message", "tasks", "2026-07-28", "Tasks extension (SEP-2663): a `failed` task carries a `statusMessage` (the extension's \"should\")"),
+    error("tasks.result-status", "tasks", "2026-07-28", "Tasks extension (SEP-2663), Task Execution Errors: a request that completed with a result makes its task `completed` and `result` MUST contain it; one that ended with a JSON-RPC error makes it `failed` and `error` MUST contain it: a `result` on a task that is not `completed`, an `error` on one that is not `failed`"),
     error("tasks.empty-ack", "tasks", "2026-07-28", "Tasks extension (SEP-2663): `tasks/update` and `tasks/cancel` are acknowledged with an empty result (only `resultType` and `_meta`)"),
     error("apps.client-capability", "apps", "2024-11-05", "MCP Apps (SEP-1865): the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
 ];

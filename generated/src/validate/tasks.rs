@@ -15,6 +15,7 @@
 //! | `tasks.timestamp-order` | a task is not updated before it was created | checked here, [`task`] (warning: the schema says it only through the fields' meaning) |
 //! | `tasks.duration` | `ttlMs` and `pollIntervalMs` are durations in integer milliseconds | checked here, [`task`] (error when negative; `format.int` checks the integer range) |
 //! | `tasks.failed-message` | a `failed` task SHOULD carry a `statusMessage` with diagnostics | checked here, [`task`] (warning) |
+//! | `tasks.result-status` | a request that completed with a result makes its task `completed` with the `result`; one that ended with a JSON-RPC error makes it `failed` with the `error` (so no `result` on a task that is not `completed`, no `error` on one that is not `failed`) | checked here, [`task`] (error) |
 //! | `tasks.empty-ack` | a server acknowledges `tasks/update` and `tasks/cancel` with an empty result | checked here, [`empty_ack`] (error; `_meta` and `resultType` are every result's) |
 //! | `tasks.undeclared` (session) | a server MUST NOT return `CreateTaskResult` to a request that did not declare the extension | session |
 //! | `tasks.unsupported-method` (session) | `resultType: "task"` only answers a supported method (`tools/call`); a client reads it anywhere else as invalid | session |
@@ -69,8 +70,18 @@ pub fn task<'v>(v: &'v Value, cx: &mut Cx<'v>) {
             }
         }
     }
-    if o.get("status").and_then(Value::as_str) == Some("failed") && !o.contains_key("statusMessage") {
+    let status = o.get("status").and_then(Value::as_str);
+    if status == Some("failed") && !o.contains_key("statusMessage") {
         cx.warning("tasks.failed-message", "a failed task should carry a `statusMessage` with diagnostic information");
+    }
+    // A request that ended with a result makes its task `completed`, one that ended with an error `failed`:
+    // the outcome and the status go together (an unknown status is the `enum` rule's).
+    if let Some(status) = status.filter(|s| matches!(*s, "working" | "input_required" | "completed" | "failed" | "cancelled")) {
+        for (field, owner) in [("result", "completed"), ("error", "failed")] {
+            if let (Some((k, _)), true) = (o.get_key_value(field), status != owner) {
+                cx.key(k, |cx| cx.error("tasks.result-status", format!("a `{status}` task carries `{field}`, which only a `{owner}` task has: a request that ended with it makes the task `{owner}`")));
+            }
+        }
     }
 }
 
