@@ -357,3 +357,36 @@ fn several_files_and_long_streams() {
     assert_eq!(code, 0);
     assert_eq!(r.found, vec![warn(20_002, "/id", "stream.response-unmatched")], "the oldest request was forgotten, the newest matched");
 }
+
+/// An error whose code the version types on its own is checked as that type: 2026-07-28's
+/// `-32021` (`MissingRequiredClientCapabilityError`) and `-32022` require `data`, 2025-11-25's
+/// `-32042` (`URLElicitationRequiredError`) too; other codes, and versions without the type, are any error.
+#[test]
+fn coded_errors_are_checked_as_their_type() {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}});
+    let call = json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "ask", "arguments": {}, "_meta": meta}}});
+    let answer = |error: Value| vec![call.clone(), json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 1, "error": error}})];
+    let found = |lines: Vec<Value>, args: &[&str]| {
+        let file = TempFile::new("e.jsonl", &jsonl(&lines));
+        let mut all = args.to_vec();
+        all.push(file.path());
+        let (code, r) = check_json(&all, None);
+        // The typed reading fails with the validator (`deserialize` on the message): the validator's finding says what.
+        (code, r.found.into_iter().filter(|f| f.rule != "deserialize").map(|f| (f.line, f.pointer, f.rule)).collect::<Vec<_>>())
+    };
+    let caps = json!({"requiredCapabilities": {"elicitation": {}}});
+    assert_eq!(found(answer(json!({"code": -32021, "message": "needs elicitation", "data": caps})), &[]), (0, vec![]));
+    let (code, got) = found(answer(json!({"code": -32021, "message": "needs elicitation"})), &[]);
+    assert_eq!((code, got), (1, vec![(2, "/msg/error".to_string(), "required".to_string())]));
+    let (code, got) = found(answer(json!({"code": -32021, "message": "needs elicitation", "data": {}})), &[]);
+    assert_eq!((code, got), (1, vec![(2, "/msg/error/data".to_string(), "required".to_string())]));
+    let (code, got) = found(answer(json!({"code": -32022, "message": "unsupported", "data": {"requested": "1999-01-01"}})), &[]);
+    assert_eq!((code, got), (1, vec![(2, "/msg/error/data".to_string(), "required".to_string())]));
+    // Any other code needs no `data`.
+    assert_eq!(found(answer(json!({"code": -32603, "message": "oops"})), &[]), (0, vec![]));
+    // 2025-11-25: `-32042` carries the elicitations; -32021 is no code of its own there.
+    let old = |error: Value| vec![json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t"}}), json!({"jsonrpc": "2.0", "id": 1, "error": error})];
+    let (code, got) = found(old(json!({"code": -32042, "message": "open a page"})), &["--protocol", "2025-11-25"]);
+    assert_eq!((code, got), (1, vec![(2, "/error".to_string(), "required".to_string())]));
+    assert_eq!(found(old(json!({"code": -32021, "message": "x"})), &["--protocol", "2025-11-25"]), (0, vec![]));
+}

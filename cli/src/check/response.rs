@@ -9,6 +9,16 @@ use crate::bounded::shown;
 use crate::vocab::dir_name;
 use crate::versions::EXTENSIONS;
 
+/// Error codes the schema types with their own error response, by version: 2025-11-25's
+/// `URLElicitationRequiredError`, 2026-07-28's header, capability and version errors (the capability
+/// and version ones require `data`). A version without the type checks the code as any error.
+const CODED_ERRORS: [(i64, &str); 4] = [
+    (-32042, "URLElicitationRequiredError"),
+    (-32020, "HeaderMismatchError"),
+    (-32021, "MissingRequiredClientCapabilityError"),
+    (-32022, "UnsupportedProtocolVersionError"),
+];
+
 /// Why an answer matched no request in flight, when the observer knows: the one notion of in
 /// flight, which a request answered or cancelled has left.
 pub(super) fn unmatched_why(seen: &[Observation]) -> String {
@@ -41,7 +51,10 @@ impl Checker {
 
         if is_error {
             if result.is_none() {
-                match info.error_response {
+                // A code the version gives its own error type (with the `data` it requires) is checked as that type.
+                let code = o.get("error").and_then(|e| e.get("code")).and_then(Value::as_i64);
+                let coded = code.and_then(|c| CODED_ERRORS.iter().find(|(k, _)| *k == c)).map(|&(_, t)| t).filter(|t| info.types.contains(t));
+                match coded.or(info.error_response) {
                     Some(t) => self.check_as(info.module, t, value, prefix, out),
                     None => self.check_as(info.module, "JSONRPCMessage", value, prefix, out),
                 }
