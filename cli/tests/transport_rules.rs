@@ -204,6 +204,20 @@ impl Rec {
         x
     }
 
+    /// A POST of `msg` answered 200 with an SSE stream of `events`, during which the client cancels
+    /// request `cancelled` (a POST of `notifications/cancelled`, 202); then the server ends the stream whole.
+    fn post_sse_cancelled(&mut self, msg: Value, events: Vec<Ev>, cancelled: i64) -> u64 {
+        let x = self.request("POST", &[]);
+        self.mirror(&[], &msg);
+        self.c2s(x, msg);
+        self.response(x, 200, json!({"content-type": "text/event-stream"}));
+        self.events(x, events);
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": cancelled, "reason": "user"}});
+        self.post(&[], cancel, 202, None, &[]);
+        self.end(x, 100, true);
+        x
+    }
+
     /// A GET answered `status` (an SSE stream of `events` when 200).
     fn get(&mut self, over: &[(&str, Option<&str>)], status: u16, events: Vec<Ev>) -> u64 {
         let x = self.request("GET", over);
@@ -392,6 +406,24 @@ fn sse_retry() {
     r.post_sse(&[], ping(1), vec![Ev::Bare(json!({"eventId": "p1", "retry": 1000}))], true);
     r.accepts("transport.sse-retry");
     r.post_sse(&[], ping(2), vec![priming("p2")], true);
+    r.reports("transport.sse-retry");
+}
+
+/// No answer is due on the stream of a request the client cancelled: neither rule fires when the
+/// server then ends the stream; a cancellation of another request changes nothing.
+#[test]
+fn sse_answer_and_retry_after_a_cancellation() {
+    let mut r = Rec::new("2025-06-18");
+    r.post_sse_cancelled(list(1), vec![Ev::Msg(None, log_note())], 1);
+    r.clean();
+    let mut r = Rec::new("2025-06-18");
+    r.post_sse_cancelled(list(1), vec![Ev::Msg(None, log_note())], 9);
+    r.reports("transport.sse-answer");
+    let mut r = Rec::new("2025-11-25");
+    r.post_sse_cancelled(list(1), vec![priming("p1")], 1);
+    r.clean();
+    let mut r = Rec::new("2025-11-25");
+    r.post_sse_cancelled(list(1), vec![priming("p1")], 9);
     r.reports("transport.sse-retry");
 }
 

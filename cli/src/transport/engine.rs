@@ -75,6 +75,8 @@ pub(super) struct Exchange {
     pub meta_version: Option<String>,
     pub initialize_id: Option<IdKey>,
     pub answered: Vec<IdKey>,
+    /// Requests of the POST the client cancelled (`notifications/cancelled`) while the exchange was open: no answer is due.
+    pub cancelled: Vec<IdKey>,
     pub resp_messages: u32,
     /// A response message other than a JSON-RPC error response.
     pub resp_not_error: bool,
@@ -287,10 +289,14 @@ impl Transport {
             Value::Array(a) => a.iter().collect(),
             one => vec![one],
         };
+        let mut cancels = Vec::new();
         match at.part {
             Part::Request => {
                 ex.req_lines += 1;
                 for m in items {
+                    if m.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
+                        cancels.extend(m.pointer("/params/requestId").and_then(IdKey::of));
+                    }
                     let method = m.get("method").and_then(Value::as_str);
                     let id = m.get("id").and_then(IdKey::of);
                     match (method, id) {
@@ -365,7 +371,23 @@ impl Transport {
                 }
             }
         }
+        if !cancels.is_empty() {
+            self.cancel(at.x, &cancels);
+        }
         Found { diags, at: self.at(at.x) }
+    }
+
+    /// The client cancelled `ids` (in the request of exchange `x`): the open exchanges of the same
+    /// session whose POST carried one of them owe no answer to it.
+    fn cancel(&mut self, x: u64, ids: &[IdKey]) {
+        let sid = self.open.get(&x).and_then(|e| e.req.session_id.clone());
+        for ex in self.open.values_mut().filter(|e| e.req.session_id == sid && e.method == "POST") {
+            for id in ids {
+                if ex.requests.contains(id) && !ex.cancelled.contains(id) {
+                    ex.cancelled.push(id.clone());
+                }
+            }
+        }
     }
 
     /// An SSE event (with or without a message): `kind` and `data` only for one without.

@@ -126,7 +126,8 @@ impl Transport {
                 if ok && !sse && !json {
                     add(&rules::REQUEST_CONTENT_TYPE, format!("a POST with a request was answered {status} with `Content-Type` {}", shown(content_type)));
                 }
-                let unanswered = ex.requests.iter().filter(|id| !ex.answered.contains(id)).count();
+                // A request the client cancelled is owed no answer (the receiver SHOULD NOT send one).
+                let unanswered = ex.requests.iter().filter(|id| !ex.answered.contains(id) && !ex.cancelled.contains(id)).count();
                 if ok && json && unanswered > 0 {
                     add(&rules::JSON_ANSWER, format!("the JSON answer holds no response to {unanswered} of the POST's {} requests", ex.requests.len()));
                 }
