@@ -63,8 +63,25 @@ fn area_and_id_filters() {
     assert_eq!(r.code, 0);
     let ids: Vec<&str> = r.stdout.lines().skip(1).map(|l| l.split(' ').next().unwrap()).collect();
     assert_eq!(ids, ["stream.id-reused", "session.tasks.gone"]);
-    let r = run(&["rules", "--area", "nothing"], None);
-    assert_eq!((r.code, r.stdout.lines().count()), (0, 1), "nothing matches: the header only");
+    // A prefix of ids at a dot selects them all.
+    let r = run(&["rules", "session.tasks"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ids: Vec<&str> = r.stdout.lines().skip(1).map(|l| l.split(' ').next().unwrap()).collect();
+    assert!(!ids.is_empty() && ids.iter().all(|i| i.starts_with("session.tasks.")), "{ids:?}");
+    assert_eq!(run(&["rules", "session.tasks."], None).stdout, r.stdout);
+    // What selects nothing is a usage error, said on stderr: an unknown id, a prefix not at a dot, an
+    // unknown area, or an area none of the ids is in.
+    for (args, says) in [
+        (&["rules", "UNKNOWN"][..], "no rule is named `UNKNOWN`"),
+        (&["rules", "stream.id-reused", "session.nothing"], "no rule is named `session.nothing`"),
+        (&["rules", "session.tas"], "no rule is named `session.tas`"),
+        (&["rules", "--area", "nothing"], "no rule has the area `nothing`"),
+        (&["rules", "--area", "transport", "stream.id-reused"], "none of the rules named is of the area `transport`"),
+    ] {
+        let r = run(args, None);
+        assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says) && r.stderr.contains("usage: mcp-schema rules"), "{args:?}: {}", r.stderr);
+    }
     assert_eq!(find("protocol.changed").map(|r| r.id), Some("stream.protocol-changed"));
     let r = run(&["rules", "--area"], None);
     assert_eq!(r.code, 2);

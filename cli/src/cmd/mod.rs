@@ -70,7 +70,7 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         Sub::Check(c) => c.resolve().map(Command::Check),
         Sub::Proxy(c) => c.resolve().map(Command::Proxy),
         Sub::Convert(c) => c.resolve().map(Command::Convert),
-        Sub::Rules(c) => Ok(Command::Rules(c)),
+        Sub::Rules(c) => c.resolve().map(Command::Rules),
         Sub::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "mcp-schema", &mut script);

@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use clap::Args;
 use serde_json::{json, Value};
 
+use crate::args::UsageError;
+use crate::bounded::clip;
 use crate::rules::{catalogue, Rule, FIRST};
 
 pub const USAGE: &str = "mcp-schema rules [--json] [--area AREA] [ID...]";
@@ -14,9 +16,11 @@ const AFTER_HELP: &str = "\
 Prints every rule `check`, `proxy` and `convert` can report: its id, severity
 (error for the spec's MUST, warning for SHOULD; --strict makes warnings
 errors), area, the versions it applies to, and where it comes from. An ID may
-be one a rule had before (`session/lifecycle/initialize-first`).
+be one a rule had before (`session/lifecycle/initialize-first`), or a prefix of
+ids ending at a dot (`session.tasks` selects every `session.tasks.*` rule).
 
-exit status: 0 (also when nothing matches), 2 usage error.";
+exit status: 0, 2 usage error (also an ID or AREA that matches no rule, or
+nothing both select).";
 
 /// Lists the rules the checker reports.
 #[derive(Debug, Args)]
@@ -28,17 +32,40 @@ pub struct RulesCmd {
     /// Only the rules of AREA (`session`, `transport`, `stream`, `line`, `icon`, ...)
     #[arg(long, value_name = "AREA")]
     pub area: Option<String>,
-    /// Only these rules (by id, or by an id they had before)
+    /// Only these rules (by id, by an id they had before, or by a prefix of ids ending at a dot: `session.tasks`)
     #[arg(value_name = "ID")]
     pub ids: Vec<String>,
+}
+
+/// Whether `id` names `r`: its id, an id it had before, or a prefix of its id ending at a dot.
+fn names(r: &Rule, id: &str) -> bool {
+    let prefix = id.strip_suffix('.').unwrap_or(id);
+    r.id == id || r.was.contains(&id) || r.id.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('.'))
 }
 
 impl RulesCmd {
     /// The rules selected, in catalogue order.
     pub fn selected(&self) -> Vec<Rule> {
         let area = |r: &Rule| self.area.as_deref().is_none_or(|a| r.area == a);
-        let named = |r: &Rule| self.ids.is_empty() || self.ids.iter().any(|i| r.id == i.as_str() || r.was.contains(&i.as_str()));
+        let named = |r: &Rule| self.ids.is_empty() || self.ids.iter().any(|i| names(r, i));
         catalogue().into_iter().filter(|r| area(r) && named(r)).collect()
+    }
+
+    /// The command, once every ID and the AREA name some rule and together select one: a filter that
+    /// selects nothing is a mistyped name, not an empty catalogue.
+    pub fn resolve(self) -> Result<RulesCmd, UsageError> {
+        let all = catalogue();
+        if let Some(a) = self.area.as_deref().filter(|a| !all.iter().any(|r| r.area == *a)) {
+            let areas: std::collections::BTreeSet<&str> = all.iter().map(|r| r.area).collect();
+            return Err(UsageError(format!("no rule has the area `{}` (the areas: {})", clip(a), areas.into_iter().collect::<Vec<_>>().join(", "))));
+        }
+        if let Some(id) = self.ids.iter().find(|i| !all.iter().any(|r| names(r, i))) {
+            return Err(UsageError(format!("no rule is named `{}` (an id, an id a rule had before, or a prefix of ids such as `session.tasks`; `mcp-schema rules` lists them)", clip(id))));
+        }
+        if let (Some(a), true) = (self.area.as_deref(), self.selected().is_empty()) {
+            return Err(UsageError(format!("none of the rules named is of the area `{}`", clip(a))));
+        }
+        Ok(self)
     }
 }
 
