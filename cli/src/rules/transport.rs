@@ -60,13 +60,13 @@ pub static JSON_ANSWER: Rule = warning(
     "transport.json-answer",
     &["transport/json-answer"],
     STREAMABLE,
-    "Streamable HTTP, sending messages: an `application/json` answer returns one JSON object, the response to the POST's request (the page's MUST is on the content type: a JSON answer that holds no response to a request of the POST is a warning)",
+    "Streamable HTTP, sending messages: an `application/json` answer returns one JSON object, the response to the POST's request (the page's MUST is on the content type: a JSON answer that holds no response to a request of the POST is a warning; a request the client cancelled is owed none)",
 );
 pub static SSE_ANSWER: Rule = warning(
     "transport.sse-answer",
     &["transport/sse-answer"],
     STREAMABLE,
-    "Streamable HTTP, sending messages: the SSE stream SHOULD eventually include the response to each request of the POST and SHOULD NOT close before it; a stream that ended whole without it and sent no event id to resume from",
+    "Streamable HTTP, sending messages: the SSE stream SHOULD eventually include the response to each request of the POST and SHOULD NOT close before it; a stream that ended whole without it and sent no event id to resume from (a request the client cancelled while the stream was open is owed no response)",
 );
 pub static SSE_PRIMING: Rule = warning(
     "transport.sse-priming",
@@ -78,7 +78,7 @@ pub static SSE_RETRY: Rule = warning(
     "transport.sse-retry",
     &["transport/sse-retry"],
     PRIMING,
-    "Streamable HTTP (2025-11-25), sending messages: a server that closes the connection before the stream is done (the POST's request unanswered) SHOULD send an event with a `retry` field first",
+    "Streamable HTTP (2025-11-25), sending messages: a server that closes the connection before the stream is done (the POST's request unanswered) SHOULD send an event with a `retry` field first (not for a request the client cancelled meanwhile: its stream is done)",
 );
 pub static SSE_NO_REQUESTS: Rule = error(
     "transport.sse-no-requests",
