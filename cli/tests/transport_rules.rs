@@ -409,10 +409,10 @@ fn sse_retry() {
     r.reports("transport.sse-retry");
 }
 
-/// No answer is due on the stream of a request the client cancelled: neither rule fires when the
+/// No answer is due to a request the client cancelled: `transport.sse-answer`, `sse-retry` and `json-answer` stay quiet when the
 /// server then ends the stream; a cancellation of another request changes nothing.
 #[test]
-fn sse_answer_and_retry_after_a_cancellation() {
+fn no_answer_is_owed_to_a_cancelled_request() {
     let mut r = Rec::new("2025-06-18");
     r.post_sse_cancelled(list(1), vec![Ev::Msg(None, log_note())], 1);
     r.clean();
@@ -425,6 +425,21 @@ fn sse_answer_and_retry_after_a_cancellation() {
     let mut r = Rec::new("2025-11-25");
     r.post_sse_cancelled(list(1), vec![priming("p1")], 9);
     r.reports("transport.sse-retry");
+    // A JSON answer cut to no response after the cancellation: none was owed.
+    for (cancelled, owed) in [(1, false), (9, true)] {
+        let mut r = Rec::new("2025-11-25");
+        let x = r.request("POST", &[]);
+        r.c2s(x, list(1));
+        r.response(x, 200, json!({"content-type": "application/json"}));
+        r.post(&[], json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": cancelled}}), 202, None, &[]);
+        r.s2c(x, log_note());
+        r.end(x, 40, true);
+        if owed {
+            r.reports("transport.json-answer");
+        } else {
+            r.accepts("transport.json-answer");
+        }
+    }
 }
 
 #[test]
