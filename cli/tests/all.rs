@@ -27,6 +27,7 @@ mod proxy_hardening;
 mod proxy_http;
 mod proxy_http_real;
 mod proxy_real;
+mod proxy_stop;
 mod session_rules;
 mod sessions;
 mod summary;
