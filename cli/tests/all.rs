@@ -4,6 +4,8 @@
 //! `rules.rs` stays its own target, for the `--test rules` command that rewrites the rule tables.
 //! A file here without its `mod` line would never run: `tests/tidy.rs` fails on it.
 
+#![deny(unsafe_code)]
+
 mod common;
 
 mod apps_bridge;

@@ -179,3 +179,20 @@ fn the_bridge_stops_its_server_the_same_way() {
     assert_eq!(sent, ["SIGTERM", "SIGKILL"], "{stop}");
     assert_eq!(v["stop"]["exit"], 137, "{stop}");
 }
+
+#[test]
+fn the_waits_are_seconds_and_only_for_a_stdio_server() {
+    for (args, says) in [
+        (&["--kill-after", "soon", "--", "true"][..], "--kill-after"),
+        (&["--term-after", "-1", "--", "true"][..], "--term-after"),
+        (&["--kill-after", "7200", "--", "true"][..], "--kill-after"),
+        (&["--http", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9/", "--kill-after", "2"][..], "--kill-after"),
+    ] {
+        let out = Command::new(BIN).arg("proxy").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let out = Command::new(BIN).args(["proxy", "--term-after", "0.25", "--kill-after", "0", "--", "true"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -170,7 +170,6 @@ impl LineSplitter {
     }
 }
 
-
 /// The server's stdin, shared by the host's forwarder (which writes to it) and the stop (which
 /// closes it while the forwarder may be waiting for the host). Closing drops the pipe's only write
 /// end, so the server reads its end; a write in progress finishes first.

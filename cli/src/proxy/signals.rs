@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use super::StopTimes;
 
 /// What the stop did: the signal that began it and what was sent when (after its start).
+#[cfg_attr(not(unix), allow(dead_code))]
 pub struct Stop {
     signal: i32,
     began: Instant,
