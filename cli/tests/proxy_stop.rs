@@ -184,7 +184,7 @@ fn the_bridge_stops_its_server_the_same_way() {
 fn the_waits_are_seconds_and_only_for_a_stdio_server() {
     for (args, says) in [
         (&["--kill-after", "soon", "--", "true"][..], "--kill-after"),
-        (&["--term-after", "-1", "--", "true"][..], "--term-after"),
+        (&["--term-after=-1", "--", "true"][..], "--term-after"),
         (&["--kill-after", "7200", "--", "true"][..], "--kill-after"),
         (&["--http", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9/", "--kill-after", "2"][..], "--kill-after"),
     ] {
