@@ -681,7 +681,10 @@ fn crates_forbid_unsafe_code_and_each_unsafe_says_why() {
         unsafe_count += code_only(&text).match_indices("unsafe").filter(|(i, _)| !code_only(&text)[*i..].starts_with("unsafe_")).count();
         problems.extend(unsafe_problems(&rel, &text));
     }
-    println!("tidy: {} crate roots, {} Rust files, {unsafe_count} `unsafe` (each allowed where it is, with its SAFETY comment)", roots.len(), files.len());
+    println!("tidy: {} crate roots, {} Rust files, {unsafe_count} `unsafe`, {} unsafe-code problems", roots.len(), files.len(), problems.len());
+    if std::env::var_os("MCP_TIDY_ROOT").is_some() {
+        return; // another checkout: the figures only
+    }
     assert!(roots.len() > 40 && roots.iter().any(|r| r.starts_with("fuzz/")), "the crate roots were not all found: {roots:?}");
     assert!(problems.is_empty(), "{} unsafe-code problem(s):\n  {}", problems.len(), problems.join("\n  "));
 }
