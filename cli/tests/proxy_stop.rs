@@ -142,14 +142,18 @@ fn sighup_to_a_server_that_ignores_it_ends_in_sigterm_then_sigkill_after_the_wai
 fn a_server_that_ignores_signals_but_not_the_end_of_its_input_ends_by_itself() {
     // The host keeps the proxy's stdin open and sends SIGTERM: closing the server's stdin ends it,
     // with its own status; no SIGKILL.
+    // The same through the bridge, whose writer closes the server's stdin.
     let script = r#"trap "" TERM INT HUP; echo $$ >&2; cat >/dev/null; echo "input closed" >&2; exit 3"#;
-    let r = start("reads-eof", &[], script);
-    signal(r.proxy.id(), "TERM");
-    let e = finish(r, "SIGTERM, a server that reads its input");
-    assert_eq!(e.status.code(), Some(3), "{}", e.findings);
-    assert!(e.stderr.contains("input closed"), "{}", e.stderr);
-    assert!(!e.findings.contains("SIGKILL"), "{}", e.findings);
-    assert!(e.findings.contains("stopping the server on SIGTERM"), "{}", e.findings);
+    for options in [&[][..], &["--to", "2025-11-25"][..]] {
+        let what = format!("SIGTERM, a server that reads its input, {options:?}");
+        let r = start(&format!("reads-eof{}", options.len()), options, script);
+        signal(r.proxy.id(), "TERM");
+        let e = finish(r, &what);
+        assert_eq!(e.status.code(), Some(3), "{what}: {}", e.findings);
+        assert!(e.stderr.contains("input closed"), "{what}: {}", e.stderr);
+        assert!(!e.findings.contains("SIGKILL"), "{what}: {}", e.findings);
+        assert!(e.findings.contains("stopping the server on SIGTERM"), "{what}: {}", e.findings);
+    }
 }
 
 #[test]
