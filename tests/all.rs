@@ -4,6 +4,8 @@
 //! `tidy.rs`, `golden.rs` and `generator_hostile.rs` stay their own targets, for the commands the
 //! docs give for them.
 
+#![forbid(unsafe_code)]
+
 mod adversarial;
 mod apps_browser;
 mod apps_csp;

@@ -23,6 +23,8 @@
 //! `xtask_codegen_exits_non_zero_on_a_malformed_schema` checks that end to end on a copy of
 //! the workspace (it builds the xtask there, so it is slow).
 
+#![forbid(unsafe_code)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -21,6 +21,8 @@
 //! Also checked: two runs give identical output, every diagnostic has a
 //! `file:line:col`, and a panic is reported as that case's failure.
 
+#![forbid(unsafe_code)]
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,5 +1,7 @@
 //! Helpers shared by the workspace tests.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 pub fn workspace_root() -> PathBuf {

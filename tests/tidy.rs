@@ -8,10 +8,16 @@
 //!   the typed tag),
 //! - docs/development.md's list of test files is every test target (the block between its markers,
 //!   rewritten with `UPDATE_TIDY=1`), and every `tests/*.rs` of the workspace package is a target
-//!   or a module of the one that merges them (`tests/all.rs`).
+//!   or a module of the one that merges them (`tests/all.rs`),
+//! - every crate root (each lib, bin, test, bench and example target of the workspace and of
+//!   `fuzz/`) says `#![forbid(unsafe_code)]`, or `#![deny(unsafe_code)]` where some statement needs
+//!   `unsafe`; each `unsafe` anywhere then has `#[allow(unsafe_code)]` and a `// SAFETY:` comment
+//!   in the lines right above its own.
 //!
 //! `cargo test -p mcp-schema-tests --test tidy -- --nocapture` prints the counts and the largest
 //! files and functions per crate. `MCP_TIDY_ROOT=DIR` measures another checkout (the figures only).
+
+#![forbid(unsafe_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -591,4 +597,116 @@ fn measuring_sees_paths_groups_circles_and_bodies() {
     assert_eq!(summary("//! Reads a line. Then more.\n//! Still more.\n"), "Reads a line.");
     assert_eq!(summary("//! Reads lines: one\n//! by one.\n\n//! Later.\n"), "Reads lines.");
     assert!(summary(&format!("//! {}\n", "word ".repeat(50))).ends_with("word…"));
+}
+
+/// The crate roots of the workspace and of `fuzz/` (which it excludes): each target's source file,
+/// relative to the workspace, from `cargo metadata`.
+fn crate_roots(root: &Path) -> Vec<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut out = BTreeSet::new();
+    for manifest in ["Cargo.toml", "fuzz/Cargo.toml"] {
+        let output = std::process::Command::new(&cargo)
+            .args(["metadata", "--no-deps", "--offline", "--format-version", "1", "--manifest-path"])
+            .arg(root.join(manifest))
+            .output()
+            .expect("cargo metadata runs");
+        assert!(output.status.success(), "cargo metadata --manifest-path {manifest}: {}", String::from_utf8_lossy(&output.stderr));
+        let meta: serde_json::Value = serde_json::from_slice(&output.stdout).expect("cargo metadata's JSON");
+        let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        for target in meta["packages"].as_array().into_iter().flatten().flat_map(|p| p["targets"].as_array().into_iter().flatten()) {
+            let path = Path::new(target["src_path"].as_str().expect("a target's src_path"));
+            let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            out.insert(path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/"));
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// A crate root without `#![forbid(unsafe_code)]` or `#![deny(unsafe_code)]` (in code, not in a comment).
+fn root_problem(path: &str, text: &str) -> Option<String> {
+    let code = code_only(text);
+    let says = |attr: &str| code.lines().any(|l| l.trim() == attr);
+    (!says("#![forbid(unsafe_code)]") && !says("#![deny(unsafe_code)]")).then(|| format!("{path}: a crate root without `#![forbid(unsafe_code)]` (or `#![deny(unsafe_code)]` when a statement needs `unsafe`)"))
+}
+
+/// Each `unsafe` in code whose line does not have, in the comment and attribute lines right above
+/// it, `#[allow(unsafe_code)]` and a `// SAFETY:` comment saying why it is sound.
+fn unsafe_problems(path: &str, text: &str) -> Vec<String> {
+    let code = code_only(text);
+    let b = code.as_bytes();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("unsafe") {
+        if (i > 0 && is_ident(b[i - 1])) || b.get(i + 6).is_some_and(|c| is_ident(*c)) {
+            continue; // `unsafe_code`, `is_unsafe`
+        }
+        let line = code[..i].matches('\n').count();
+        let above: Vec<&str> = lines[..line].iter().rev().map(|l| l.trim()).take_while(|l| l.starts_with("//") || l.starts_with("#[")).collect();
+        let allowed = above.iter().any(|l| l.starts_with("#[allow(") && l.contains("unsafe_code"));
+        let explained = above.iter().any(|l| l.starts_with("// SAFETY:"));
+        if !(allowed && explained) {
+            out.push(format!("{path}:{}: `unsafe` without {} right above its line: {}", line + 1, if allowed { "a `// SAFETY:` comment" } else { "`#[allow(unsafe_code)]` (and a `// SAFETY:` comment)" }, lines.get(line).map_or("", |l| l.trim())));
+        }
+    }
+    out
+}
+
+/// Every Rust file of the checkout, but for build output, fetched inputs and installed packages.
+fn all_rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for p in entries.flatten().map(|e| e.path()) {
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
+        if p.is_dir() {
+            if !(name.starts_with('.') || ["target", "upstream", "node_modules"].contains(&name.as_ref())) {
+                all_rust_files(&p, out);
+            }
+        } else if name.ends_with(".rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn crates_forbid_unsafe_code_and_each_unsafe_says_why() {
+    let root = root();
+    let roots = crate_roots(&root);
+    let mut problems: Vec<String> = roots.iter().filter_map(|r| root_problem(r, &fs::read_to_string(root.join(r)).unwrap_or_default())).collect();
+    let mut files = Vec::new();
+    all_rust_files(&root, &mut files);
+    files.sort();
+    let mut unsafe_count = 0;
+    for f in &files {
+        let text = fs::read_to_string(f).unwrap_or_default();
+        let rel = f.strip_prefix(&root).unwrap_or(f).to_string_lossy().replace('\\', "/");
+        unsafe_count += code_only(&text).match_indices("unsafe").filter(|(i, _)| !code_only(&text)[*i..].starts_with("unsafe_")).count();
+        problems.extend(unsafe_problems(&rel, &text));
+    }
+    println!("tidy: {} crate roots, {} Rust files, {unsafe_count} `unsafe`, {} unsafe-code problems", roots.len(), files.len(), problems.len());
+    if std::env::var_os("MCP_TIDY_ROOT").is_some() {
+        return; // another checkout: the figures only
+    }
+    assert!(roots.len() > 40 && roots.iter().any(|r| r.starts_with("fuzz/")), "the crate roots were not all found: {roots:?}");
+    assert!(problems.is_empty(), "{} unsafe-code problem(s):\n  {}", problems.len(), problems.join("\n  "));
+}
+
+/// The unsafe-code check itself, on small inputs.
+#[test]
+fn unsafe_check_sees_roots_allowances_and_reasons() {
+    assert_eq!(root_problem("a.rs", "//! Doc.\n\n#![forbid(unsafe_code)]\n\nfn main() {}\n"), None);
+    assert_eq!(root_problem("a.rs", "#![deny(unsafe_code)]\n"), None);
+    assert!(root_problem("a.rs", "//! Doc.\n// #![forbid(unsafe_code)]\nfn main() {}\n").is_some());
+    assert!(root_problem("a.rs", "#![forbid(unsafe_code)] // no: the attribute must stand alone\n").is_none());
+    assert!(root_problem("a.rs", "const S: &str = \"#![forbid(unsafe_code)]\";\n").is_some());
+
+    let good = "fn f() {\n    // SAFETY: plain integers.\n    // More words.\n    #[allow(unsafe_code)]\n    let r = unsafe { g(1) };\n}\n";
+    assert!(unsafe_problems("a.rs", good).is_empty());
+    let no_reason = "fn f() {\n    #[allow(unsafe_code)]\n    unsafe { g(1) }\n}\n";
+    assert_eq!(unsafe_problems("a.rs", no_reason), ["a.rs:3: `unsafe` without a `// SAFETY:` comment right above its line: unsafe { g(1) }"]);
+    let no_allow = "// SAFETY: plain integers.\nunsafe fn g() {}\n";
+    assert_eq!(unsafe_problems("a.rs", no_allow).len(), 1);
+    // Allowed on the function, not on the statement: too far away.
+    let far = "// SAFETY: plain integers.\n#[allow(unsafe_code)]\nfn f() {\n    unsafe { g(1) }\n}\n";
+    assert_eq!(unsafe_problems("a.rs", far).len(), 1);
+    // Words, strings and comments are not code.
+    assert!(unsafe_problems("a.rs", "#![deny(unsafe_code)]\nfn is_unsafe() -> &'static str { \"unsafe\" } // unsafe\n").is_empty());
 }

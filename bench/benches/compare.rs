@@ -12,6 +12,8 @@
 //! `MCP_BENCH_ROUNDS=N` sets the number of rounds (default 15); `MCP_BENCH_TIMES=1` also prints
 //! each job's median time per pass (stderr), to tell which side of a ratio moved.
 
+#![forbid(unsafe_code)]
+
 mod common;
 
 use std::hint::black_box;

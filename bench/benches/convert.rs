@@ -5,6 +5,8 @@
 //! result and a `tools/call` request, each 2025-11-25 -> 2025-06-18. Every contender runs once per
 //! round, in turn; the table gives the median time per message and the median per-round ratios.
 
+#![forbid(unsafe_code)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

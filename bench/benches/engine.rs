@@ -15,6 +15,8 @@
 //! Here rather than in `generated/benches/`: criterion needs a newer toolchain than the generated
 //! crate's `rust-version`, and as its dev-dependency would build with every test of that crate.
 
+#![forbid(unsafe_code)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -10,6 +10,8 @@
 //! `BINARY check [CORPUS...]` reads every message once with every contender and prints what
 //! each rejects, with the first error (the correctness check of `compare`, without the timing).
 
+#![forbid(unsafe_code)]
+
 mod common;
 
 use std::hint::black_box;

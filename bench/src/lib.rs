@@ -5,6 +5,8 @@
 //! corpora are generated from a fixed seed, and the spec examples come from the pinned
 //! `upstream/` inputs.
 
+#![forbid(unsafe_code)]
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -11,6 +11,8 @@
 //! checking it. Memory is a measurement here, not a test: it depends on the allocator and
 //! the machine.
 
+#![forbid(unsafe_code)]
+
 use std::io::{self, Cursor};
 use std::time::Instant;
 

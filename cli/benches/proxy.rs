@@ -18,6 +18,8 @@
 //!
 //!     cargo bench -p mcp-spec-types-cli --bench proxy
 
+#![forbid(unsafe_code)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -19,6 +19,8 @@
 //!
 //!     cargo bench -p mcp-spec-types-cli --bench proxy_http
 
+#![forbid(unsafe_code)]
+
 use std::convert::Infallible;
 use std::io::{BufRead, BufReader};
 use std::pin::Pin;
@@ -120,10 +122,7 @@ fn start_proxy(upstream: u16, findings: &str) -> Proxy {
 
 impl Proxy {
     fn stop(mut self) {
-        // SAFETY: kill(2) with plain integers.
-        unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
-        }
+        Command::new("kill").args(["-INT", &self.child.id().to_string()]).status().expect("kill -INT the proxy");
         self.child.wait().unwrap();
     }
 }

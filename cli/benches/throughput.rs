@@ -9,6 +9,8 @@
 //!     cargo test  -p mcp-spec-types-cli --bench throughput --release # the same, through the test profile
 //!     cargo test  -p mcp-spec-types-cli --bench throughput           # debug build, for comparison
 
+#![forbid(unsafe_code)]
+
 use std::io::{self, Cursor};
 use std::path::Path;
 use std::time::Instant;

@@ -1,5 +1,7 @@
 //! `mcp-schema`: see `mcp-schema --help` and cli/README.md.
 
+#![forbid(unsafe_code)]
+
 // Checking allocates many small strings and maps; mimalloc makes it about 1.4x faster than the
 // system allocator (see benches/throughput.rs).
 #[global_allocator]

@@ -4,6 +4,8 @@
 //! `rules.rs` stays its own target, for the `--test rules` command that rewrites the rule tables.
 //! A file here without its `mod` line would never run: `tests/tidy.rs` fails on it.
 
+#![deny(unsafe_code)]
+
 mod common;
 
 mod apps_bridge;
@@ -27,6 +29,7 @@ mod proxy_hardening;
 mod proxy_http;
 mod proxy_http_real;
 mod proxy_real;
+mod proxy_stop;
 mod session_rules;
 mod sessions;
 mod summary;

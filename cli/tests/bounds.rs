@@ -75,8 +75,13 @@ fn run(args: &[&str]) -> Run {
 fn wait(child: std::process::Child) -> (i32, u64) {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
-    // SAFETY: a plain syscall on our own child, with valid out-pointers; `rusage` is plain data.
+    // SAFETY: `rusage` is a struct of integers, for which all zero bytes are a valid value. std has
+    // no peak memory of one child; `RUSAGE_CHILDREN` would add every other test's children.
+    #[allow(unsafe_code)]
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4(2) on our own child, not reaped yet (the handle is forgotten below, so std
+    // never waits for the pid again), with out-pointers to two live locals of the right types.
+    #[allow(unsafe_code)]
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(r, pid, "wait4");
     // Reaped: the handle must not wait again.

@@ -3,6 +3,8 @@
 //! reporting site in the source names is in it, and every rule in it is reported by some code and
 //! named by some test.
 
+#![forbid(unsafe_code)]
+
 mod common;
 
 use std::collections::BTreeSet;

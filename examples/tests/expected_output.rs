@@ -1,6 +1,8 @@
 //! Runs every example and compares its stdout with `expected/<name>.txt`, byte for byte.
 //! `UPDATE_EXPECTED=1 cargo test -p mcp-schema-examples` rewrites the expected files instead.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -2,6 +2,8 @@
 //! sessions of every handshake version, and a scripted 2026-07-28 client; `mcp-schema check
 //! --roundtrip --protocol VERSION` finds every answer valid for the client's version.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -8,6 +8,8 @@
 //! under `CI=true`, where it fails. The sessions recorded last are kept in
 //! examples/sdk-clients/recorded/ and checked without the SDKs by `recorded_sdk_sessions_check_clean`.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

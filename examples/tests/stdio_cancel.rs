@@ -8,6 +8,8 @@
 //! engine took and wrote each line) is then checked: nothing for `count` (no progress, no result)
 //! after the `notifications/cancelled` line, and `echo` answered while `count` was still running.
 
+#![forbid(unsafe_code)]
+
 mod support;
 
 use std::io::Write;

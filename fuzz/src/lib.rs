@@ -5,6 +5,8 @@
 //! reproducers) with a stable toolchain and no libFuzzer. A property that does
 //! not hold panics with a message naming the module, the type and the input.
 
+#![forbid(unsafe_code)]
+
 use std::fmt::Debug;
 
 use mcp_spec_types::runtime::SchemaType;

@@ -1,5 +1,7 @@
 //! Prints the resolved IR of every module, one line per item: `cargo run -p mcp-schema-generator --example ir_dump -- upstream`.
 
+#![forbid(unsafe_code)]
+
 fn main() {
     let up = std::env::args().nth(1).unwrap();
     let config = generator::config::Config::from_toml(&std::fs::read_to_string(generator::config::CONFIG_PATH).unwrap()).unwrap();

@@ -6,6 +6,7 @@
 //! (IR -> Rust source). ARCHITECTURE.md at the repository root maps them. This crate does no disk I/O: the caller
 //! hands it file contents and writes what it returns.
 
+#![forbid(unsafe_code)]
 
 pub mod diagnostics;
 pub mod parse;

@@ -1,6 +1,8 @@
 //! The layout pass (`resolve::layout`) decides on the IR, before emit: what it records in
 //! `TypeSpace::layout` for keyed unions and for types shared between modules.
 
+#![forbid(unsafe_code)]
+
 use generator::ir::*;
 use generator::{Config, Input};
 

@@ -1,5 +1,7 @@
 //! Project tasks: `cargo xtask <command>`. The only place that writes files.
 
+#![forbid(unsafe_code)]
+
 mod codegen;
 mod lanes;
 mod schema_tools;

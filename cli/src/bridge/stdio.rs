@@ -107,7 +107,10 @@ pub(crate) fn start(
             *verdicts.lock().unwrap_or_else(PoisonError::into_inner) = wiring.bridge.lock().unwrap_or_else(PoisonError::into_inner).counts.clone();
         })
     };
-    Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary: Some(Box::new(move |findings: &Out, json| write_summary(&verdicts, findings, json))) }
+    // The stop: the server's writer ends once its queue is written, which closes the server's stdin.
+    let close_server_input = Box::new(move || drop(wiring.to_server.lock().unwrap_or_else(PoisonError::into_inner).take()));
+    let summary: Option<crate::proxy::Summary> = Some(Box::new(move |findings: &Out, json| write_summary(&verdicts, findings, json)));
+    Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary, close_server_input }
 }
 
 /// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on stderr).

@@ -2,12 +2,14 @@
 //! checks, and its run: which of the proxy's modes (`crate::proxy`, `crate::proxy::http`) or the
 //! bridge's (`crate::bridge`, `--to`) the arguments ask for.
 
+use std::time::Duration;
+
 use clap::builder::NonEmptyStringValueParser;
 use clap::Args;
 
 use super::check::CheckOptions;
 use crate::args::UsageError;
-use crate::proxy::{http, ProxyArgs};
+use crate::proxy::{http, ProxyArgs, StopTimes};
 use crate::versions;
 
 pub const USAGE: &str = "mcp-schema proxy [OPTIONS] -- COMMAND [ARGS...]";
@@ -17,7 +19,11 @@ const AFTER_HELP: &str = "\
 stdio: runs the MCP server COMMAND (after `--`), passes every byte between
 this process's stdin/stdout and the server unchanged, and checks both
 directions as one session. Findings go to stderr, with the server's own stderr.
-exit status: the server's (128 + N if signal N ended it); 2 if it did not start.
+SIGTERM, SIGINT or SIGHUP stop the server as MCP's stdio shutdown says: its
+stdin is closed and the signal passed on; SIGTERM after --term-after, SIGKILL
+--kill-after after SIGTERM (one second each by default).
+exit status: the server's (128 + N if signal N ended it, 137 if the proxy had
+to kill it); 2 if it did not start.
 
 --http: a reverse proxy for Streamable HTTP (and the 2024-11-05 HTTP+SSE
 transport): the host talks to http://ADDR/..., each request goes to URL's base
@@ -57,6 +63,12 @@ pub struct ProxyCmd {
     /// With --http: the server's URL
     #[arg(long, value_name = "URL", requires = "http", value_parser = NonEmptyStringValueParser::new())]
     pub upstream: Option<String>,
+    /// Stopping the stdio server on SIGINT or SIGHUP: seconds from passing the signal on (and closing its stdin) to SIGTERM
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = seconds, conflicts_with = "http")]
+    pub term_after: Duration,
+    /// Stopping the stdio server: seconds from SIGTERM to SIGKILL
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = seconds, conflicts_with = "http")]
+    pub kill_after: Duration,
     /// Internal: this process is the proxy's checker child, with its role
     #[arg(long, value_name = "ROLE", hide = true)]
     pub checker_child: Option<String>,
@@ -94,7 +106,15 @@ impl ProxyCmd {
         }
         let check = self.options.to_check_args(vec!["-".to_string()]);
         let check_options = self.options.to_args();
-        Ok(ProxyArgs { check, record: self.record, findings: self.findings, command: self.command, check_options, checker_child: self.checker_child, to, http })
+        Ok(ProxyArgs { check, record: self.record, findings: self.findings, command: self.command, check_options, checker_child: self.checker_child, to, http, stop: StopTimes { term_after: self.term_after, kill_after: self.kill_after } })
+    }
+}
+
+/// A wait of the stop: seconds, decimals allowed, at most an hour.
+fn seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if (0.0..=3600.0).contains(&secs) => Ok(Duration::from_secs_f64(secs)),
+        _ => Err(format!("`{s}` is not a number of seconds from 0 to 3600")),
     }
 }
 

@@ -1,10 +1,12 @@
 //! The forwarders' side: a byte stream cut into lines, offered to the recorder without waiting,
-//! and the chunk written on (with what did not reach the receiver when the write fails).
+//! and the chunk written on (with what did not reach the receiver when the write fails); the
+//! server's stdin, which the host's forwarder writes and the stop closes.
 
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::process::ChildStdin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{SyncSender, TrySendError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
 use super::{CHUNK, QUEUE_BYTES};
 use crate::vocab::Direction;
@@ -168,3 +170,51 @@ impl LineSplitter {
     }
 }
 
+/// The server's stdin, shared by the host's forwarder (which writes to it) and the stop (which
+/// closes it while the forwarder may be waiting for the host). Closing drops the pipe's only write
+/// end, so the server reads its end; a write in progress finishes first.
+#[derive(Clone)]
+pub struct ServerInput(Arc<ServerInputInner>);
+
+struct ServerInputInner {
+    pipe: Mutex<Option<ChildStdin>>,
+    /// Asked to close: a write that finds this closes the pipe instead.
+    closing: AtomicBool,
+}
+
+impl ServerInput {
+    pub fn new(pipe: ChildStdin) -> Self {
+        ServerInput(Arc::new(ServerInputInner { pipe: Mutex::new(Some(pipe)), closing: AtomicBool::new(false) }))
+    }
+
+    /// Closes the pipe now, or (from another thread) after the write in progress, which may wait
+    /// for a server that does not read; never waits itself. No write starts after it.
+    pub fn close(&self) {
+        self.0.closing.store(true, Ordering::SeqCst);
+        match self.0.pipe.try_lock() {
+            Ok(mut pipe) => drop(pipe.take()),
+            Err(TryLockError::Poisoned(p)) => drop(p.into_inner().take()),
+            Err(TryLockError::WouldBlock) => {
+                let inner = self.0.clone();
+                std::thread::spawn(move || inner.pipe.lock().unwrap_or_else(PoisonError::into_inner).take());
+            }
+        }
+    }
+}
+
+impl Write for &ServerInput {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut pipe = self.0.pipe.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.0.closing.load(Ordering::SeqCst) {
+            pipe.take();
+        }
+        match pipe.as_mut() {
+            Some(p) => p.write(buf),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}

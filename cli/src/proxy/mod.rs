@@ -8,13 +8,12 @@
 //! (checking.rs), so a crash in checking never ends the proxy. A forwarder never waits on the
 //! others: a line that does not fit in a queue is counted and left unchecked (or unrecorded), and
 //! its bytes have already passed. The server's stderr passes through whole lines (output.rs), and
-//! the signals that would end the proxy go to the server (signals.rs).
+//! the signals that would end the proxy stop the server as MCP's stdio shutdown says (signals.rs).
 
 pub(crate) mod checking;
 pub mod http;
 mod lines;
 pub(crate) mod output;
-#[cfg(unix)]
 mod signals;
 
 use std::collections::VecDeque;
@@ -25,6 +24,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use mcp_spec_types::validate::Severity;
 use serde_json::Value;
@@ -36,7 +36,7 @@ use crate::input::MAX_LINE;
 use output::Out;
 
 pub use checking::CRASH_ENV;
-pub use lines::{forward, Event, Line, LineSplitter, Tap};
+pub use lines::{forward, Event, Line, LineSplitter, ServerInput, Tap};
 
 /// Lines waiting in each queue (forwarders to recorder, recorder to checker).
 pub const QUEUE_LINES: usize = 4096;
@@ -47,6 +47,22 @@ pub const QUEUE_BYTES: usize = 2 * MAX_LINE + (64 << 20);
 
 /// What a forwarder reads at once.
 pub(crate) const CHUNK: usize = 64 << 10;
+
+/// How long the stop (signals.rs) gives the server: after the host's SIGINT or SIGHUP (passed on,
+/// with the server's stdin closed) before SIGTERM, and after SIGTERM before SIGKILL. One second
+/// each: hosts that follow the spec kill the proxy about two seconds after their SIGTERM (the
+/// Python SDK waits 2 s), and the server must be gone by then.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StopTimes {
+    pub term_after: Duration,
+    pub kill_after: Duration,
+}
+
+impl Default for StopTimes {
+    fn default() -> Self {
+        StopTimes { term_after: Duration::from_secs(1), kill_after: Duration::from_secs(1) }
+    }
+}
 
 /// `mcp-schema proxy` arguments: the checker's options, where findings and the recording go,
 /// and the server command.
@@ -67,6 +83,8 @@ pub struct ProxyArgs {
     pub to: Option<usize>,
     /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
     pub http: Option<Box<http::Target>>,
+    /// `--term-after`, `--kill-after`: the stdio server's stop.
+    pub stop: StopTimes,
 }
 
 /// The threads that carry a stdio session's traffic, started on the server's pipes: the plain
@@ -83,9 +101,8 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    #[cfg(unix)]
-    let signals = match signals::catch() {
-        Ok(s) => s,
+    let caught = match signals::catch() {
+        Ok(c) => c,
         Err(e) => return fail(&format!("catching signals: {e}")),
     };
     let mut child =
@@ -93,8 +110,6 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
             Ok(c) => c,
             Err(e) => return fail(&format!("could not start `{}`: {e}", a.command[0])),
         };
-    #[cfg(unix)]
-    let signals = signals::forward_to(signals, child.id());
     let (Some(server_in), Some(server_out), Some(server_err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
         return fail("the server's stdin, stdout and stderr are not pipes");
     };
@@ -109,12 +124,24 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     let traffic = start(server_in, server_out, record, to_checker, record_error.clone());
     let checker = checking::start(a, findings.clone(), from_recorder, traffic.queued_bytes.clone());
 
-    let status = child.wait();
+    let (status, stop) = signals::wait(&mut child, &caught, a.stop, &*traffic.close_server_input);
     server_log_read.touch();
-    #[cfg(unix)]
-    signals.close();
-    // What the server wrote before it exited still reaches the host.
-    let _ = traffic.server_side.join();
+    if let Some(stop) = &stop {
+        // Said at once: a host that stops the proxy may kill it soon after.
+        let line = signals::describe(stop, status.as_ref().ok().map(|s| exit_code(*s)), a.check.json);
+        let out = findings.clone();
+        output::join_unless_stalled(thread::spawn(move || out.write_lines(line.as_bytes())), &[&findings]);
+    }
+    // What the server wrote before it exited still reaches the host; after a stop, not for longer
+    // than the stop's own wait (a process the server left behind may hold its stdout open).
+    let server_side = traffic.server_side;
+    match &stop {
+        None => drop(server_side.join()),
+        Some(_) => {
+            let given_up = Instant::now() + a.stop.kill_after;
+            output::join_unless(server_side, || Instant::now() > given_up);
+        }
+    }
     // From here on nothing waits on an output nobody reads (a host that pipes stderr and never
     // reads it): the findings not written by then are lost, the exit is not.
     // The server's last stderr lines, unless something it left running keeps the pipe open.
@@ -211,6 +238,9 @@ pub(crate) struct Traffic {
     /// Bytes of lines in the queues to the recorder and the checker.
     pub queued_bytes: Arc<AtomicUsize>,
     pub summary: Option<Summary>,
+    /// Closes the server's stdin (the stop's first step) once what was written is out, unless a
+    /// write to it is blocked (a server that does not read): then the signals that follow stop it.
+    pub close_server_input: Box<dyn Fn() + Send + Sync>,
 }
 
 /// The plain proxy: a forwarder per direction, bytes unchanged, and the recorder.
@@ -225,7 +255,13 @@ pub(crate) fn forward_both(
     let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
     // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
     let host_tap = tap.clone();
-    thread::spawn(move || forward(io::stdin().lock(), server_in, Direction::ClientToServer, &host_tap));
+    let server_in = ServerInput::new(server_in);
+    let to_server = server_in.clone();
+    thread::spawn(move || {
+        forward(io::stdin().lock(), &to_server, Direction::ClientToServer, &host_tap);
+        // The host closed the proxy's stdin (or the server its own): the server's closes too.
+        to_server.close();
+    });
     let server_tap = tap.clone();
     let server_side = thread::spawn(move || {
         forward(server_out, io::stdout().lock(), Direction::ServerToClient, &server_tap);
@@ -235,7 +271,8 @@ pub(crate) fn forward_both(
         thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
     };
     let queue = tap.queue.clone();
-    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), summary: None }
+    let close_server_input = Box::new(move || server_in.close());
+    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), summary: None, close_server_input }
 }
 
 /// A line with its number in the session (its line in the recording) and the checker stream it

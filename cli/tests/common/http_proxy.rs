@@ -38,10 +38,8 @@ impl HttpProxy {
 
     /// Ends the proxy as Ctrl-C does; returns its exit status.
     pub fn stop(&mut self) -> i32 {
-        // SAFETY: kill(2) with plain integers.
-        unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
-        }
+        let sent = std::process::Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -INT the proxy");
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Some(s) = self.child.try_wait().unwrap() {

@@ -1,6 +1,8 @@
 //! What the conformance server and client share: Server-Sent Events framing, a response body fed
 //! by a channel, and writing a message with the debug-mode check (and recording) of what is written.
 
+#![forbid(unsafe_code)]
+
 use std::convert::Infallible;
 use std::fs::File;
 use std::io::{self, Write};

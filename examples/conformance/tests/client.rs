@@ -1,5 +1,7 @@
 //! The conformance client against a small HTTP server in the test (no Node needed).
 
+#![forbid(unsafe_code)]
+
 use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::sync::{Arc, Mutex};

@@ -3,6 +3,8 @@
 //! `InputRequiredResult` answered and the call retried, a tool with an invalid `x-mcp-header`
 //! never called.
 
+#![forbid(unsafe_code)]
+
 use std::net::TcpListener;
 use std::process::Command;
 use std::sync::{Arc, Mutex};

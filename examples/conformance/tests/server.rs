@@ -1,5 +1,7 @@
 //! The conformance server without the suite (no Node needed): a session over raw HTTP/1.1.
 
+#![forbid(unsafe_code)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, ChildStderr, Command, Stdio};

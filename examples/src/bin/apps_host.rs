@@ -10,6 +10,8 @@
 //! cargo run -q -p mcp-schema-examples --bin apps_host
 //! ```
 
+#![forbid(unsafe_code)]
+
 use mcp_spec_types::apps::{McpUiResourceMeta, McpUiResourcePermissions};
 use mcp_spec_types::v2025_11_25::{
     ListToolsResult, ReadResourceResult, ReadResourceResultContentsItem, Tool,

@@ -7,6 +7,8 @@
 //! cargo run -q --release -p mcp-schema-examples --bin engine_validate_cost
 //! ```
 
+#![forbid(unsafe_code)]
+
 #[path = "../cost.rs"]
 mod cost;
 

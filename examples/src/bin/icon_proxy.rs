@@ -10,6 +10,8 @@
 //! cargo run -q -p mcp-schema-examples --bin icon_proxy
 //! ```
 
+#![forbid(unsafe_code)]
+
 use base64::Engine as _;
 use mcp_spec_types::runtime::{read_response, JsonConvert, RequestMethod, Response};
 use mcp_spec_types::v2025_11_25::{

@@ -7,6 +7,8 @@
 //! cargo run -q --release -p mcp-schema-examples --bin read_checked_cost
 //! ```
 
+#![forbid(unsafe_code)]
+
 #[path = "../cost.rs"]
 mod cost;
 

@@ -19,6 +19,8 @@
 //! cargo run -q -p mcp-schema-examples --bin stdio_client -- npx @modelcontextprotocol/server-everything stdio
 //! ```
 
+#![forbid(unsafe_code)]
+
 use std::collections::BTreeMap;
 use std::io;
 use std::process::{Child, Command, Stdio};

@@ -19,6 +19,8 @@
 //! cargo run -q -p mcp-schema-examples --bin stdio_server < examples/input/stdio_server.jsonl
 //! ```
 
+#![forbid(unsafe_code)]
+
 use std::fs::File;
 use std::io;
 use std::time::Duration;

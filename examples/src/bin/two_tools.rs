@@ -1,6 +1,8 @@
 //! The two tools of issue 28 on the session engine and the `tools` feature, over stdio: `convert`
 //! (a length between units) and `count` (a step every `delayMs`, with progress, stops when
 //! cancelled). `examples/rmcp-compare/` has the same server on rmcp.
+
+#![forbid(unsafe_code)]
 use std::sync::Arc;
 use std::time::Duration;
 

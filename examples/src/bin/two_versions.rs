@@ -7,6 +7,8 @@
 //! cargo run -q -p mcp-schema-examples --bin two_versions
 //! ```
 
+#![forbid(unsafe_code)]
+
 use mcp_spec_types::runtime::{JsonConvert, SchemaType};
 use mcp_spec_types::validate::{validate_json, Options, Validate};
 use mcp_spec_types::{v2024_11_05, v2025_11_25, v2026_07_28};

@@ -7,6 +7,8 @@
 //! Every file (folders are walked) is one input. A panic is reported with the file's
 //! name and counted; the closing line is `replay <target>: N passed, N failed`.
 
+#![forbid(unsafe_code)]
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -5,6 +5,8 @@
 //! refers to `crate::runtime` and, across modules, to `crate::<module>`, so every
 //! module sits at the crate root under the name its case configures.
 
+#![forbid(unsafe_code)]
+
 pub mod runtime {
     pub use mcp_spec_types::runtime::*;
 }

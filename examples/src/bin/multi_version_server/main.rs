@@ -17,6 +17,8 @@
 //! starts the server more than once (the TypeScript SDK probes `server/discover` in a process of
 //! its own) gets one file per connection.
 
+#![forbid(unsafe_code)]
+
 mod app;
 mod bridge;
 mod gateway;

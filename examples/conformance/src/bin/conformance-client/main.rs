@@ -18,6 +18,8 @@
 //! to stderr, then `validated N messages, M findings`. `--record FILE` (implies `--validate`)
 //! also appends every message it writes, and every JSON message it reads, to FILE as JSONL.
 
+#![forbid(unsafe_code)]
+
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;

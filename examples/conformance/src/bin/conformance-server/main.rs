@@ -13,6 +13,8 @@
 //! (implies `--validate`) also appends every message it writes, and every JSON message it reads,
 //! to FILE as JSONL.
 
+#![forbid(unsafe_code)]
+
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
