@@ -43,6 +43,8 @@ struct InFlight {
     token: Option<Value>,
     last_progress: Option<f64>,
     cancelled: bool,
+    // What it counts against `Config::max_in_flight_bytes`.
+    weight: usize,
 }
 
 /// What a role does with an incoming request once the endpoint has read it.
@@ -63,6 +65,8 @@ pub(crate) struct Endpoint {
     cancelled: HashSet<i64>,
     cancelled_order: VecDeque<i64>,
     in_flight: HashMap<Id, InFlight>,
+    // The sum of the requests in flight's weights.
+    in_flight_bytes: usize,
     // Each line with the peer's request it belongs to, for a transport that routes by request.
     transmit: VecDeque<(Vec<u8>, Option<Id>)>,
     events: VecDeque<Event>,
@@ -85,6 +89,7 @@ impl Endpoint {
             cancelled: HashSet::new(),
             cancelled_order: VecDeque::new(),
             in_flight: HashMap::new(),
+            in_flight_bytes: 0,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             retried: HashMap::new(),
@@ -295,6 +300,15 @@ impl Endpoint {
         };
         match message {
             Incoming::Request { id, method, params } => {
+                let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN));
+                if let Some(too_long) = self.too_long(&id, token) {
+                    // A long id is not written back (it could be the line's size): `null`, as for an unreadable id.
+                    let echo = (too_long != "id").then_some(&id);
+                    let message = format!("Invalid Request: the {too_long} is longer than {} bytes", self.config.max_id_len);
+                    self.write_for(echo, wire::error(echo, self.null_id, &RpcError { code: INVALID_REQUEST, message, data: None }));
+                    self.events.push_back(Event::Dropped(Dropped::Malformed(if echo.is_some() { "a progress token longer than `Config::max_id_len`" } else { "an id longer than `Config::max_id_len`" })));
+                    return Ok(());
+                }
                 if self.in_flight.contains_key(&id) {
                     let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
                     self.write_for(Some(&id), wire::error(Some(&id), false, &error));
@@ -303,14 +317,20 @@ impl Endpoint {
                 match route(&id, &method, params.as_ref()) {
                     Route::Answer(result) => self.write_for(Some(&id), wire::result(&id, &result)),
                     Route::Refuse(error) => self.write_for(Some(&id), wire::error(Some(&id), false, &error)),
-                    Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {
-                        let message = format!("too many requests in flight (at most {})", self.config.max_in_flight);
-                        self.write_for(Some(&id), wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
-                    }
                     Route::Offer => {
-                        let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).cloned();
-                        self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false });
-                        self.events.push_back(Event::Request(Request { id, method, params }));
+                        let weight = weight(&id, &method, params.as_ref());
+                        let message = if self.in_flight.len() >= self.config.max_in_flight {
+                            format!("too many requests in flight (at most {})", self.config.max_in_flight)
+                        } else if self.in_flight_bytes + weight > self.config.max_in_flight_bytes {
+                            format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes)
+                        } else {
+                            let token = token.cloned();
+                            self.in_flight_bytes += weight;
+                            self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false, weight });
+                            self.events.push_back(Event::Request(Request { id, method, params }));
+                            return Ok(());
+                        };
+                        self.write_for(Some(&id), wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
                     }
                 }
             }
@@ -370,18 +390,34 @@ impl Endpoint {
         }
     }
 
+    fn forget_in_flight(&mut self, id: &Id) {
+        if let Some(f) = self.in_flight.remove(id) {
+            self.in_flight_bytes -= f.weight;
+        }
+    }
+
+    /// Which of a request's id and progress token is longer than `Config::max_id_len`.
+    fn too_long(&self, id: &Id, token: Option<&Value>) -> Option<&'static str> {
+        let max = self.config.max_id_len;
+        if matches!(id, Id::String(s) if s.len() > max) {
+            return Some("id");
+        }
+        // A token that is neither a string nor an integer is the validator's to refuse.
+        token.and_then(Value::as_str).is_some_and(|t| t.len() > max).then_some("progress token")
+    }
+
     /// Ends an incoming request. `Ok(None)`: it was cancelled, nothing is written.
     fn finish(&mut self, id: &Id) -> Result<Option<()>, Error> {
         match self.in_flight.get(id) {
             None => Err(Error::UnknownRequest),
             Some(f) if f.cancelled => {
-                self.in_flight.remove(id);
+                self.forget_in_flight(id);
                 Ok(None)
             }
             // Checked before the entry goes, so a full queue leaves the request in flight.
             Some(_) => {
                 self.room_to_write()?;
-                self.in_flight.remove(id);
+                self.forget_in_flight(id);
                 Ok(Some(()))
             }
         }
@@ -458,4 +494,27 @@ fn cancelled_line(id: i64, reason: Option<&str>) -> Vec<u8> {
         params.insert("reason".into(), Value::from(reason));
     }
     wire::notification("notifications/cancelled", params)
+}
+
+/// What a request in flight keeps, in bytes: its id, its progress token, its method, and the
+/// client capabilities of a 2026-07-28 request's `_meta` (the server keeps them with it).
+fn weight(id: &Id, method: &str, params: Option<&Value>) -> usize {
+    let id_len = match id {
+        Id::Number(_) => 8,
+        Id::String(s) => s.len(),
+    };
+    let meta = params.and_then(|p| p.get("_meta"));
+    let token = meta.and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).map_or(0, json_len);
+    let capabilities = meta.and_then(|m| m.get(crate::negotiate::CLIENT_CAPABILITIES_META_KEY)).map_or(0, json_len);
+    id_len + token + method.len() + capabilities
+}
+
+/// About the bytes `value` takes as JSON text (a lower bound of what it takes in memory).
+fn json_len(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) | Value::Number(_) => 8,
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => 2 + a.iter().map(json_len).sum::<usize>(),
+        Value::Object(o) => 2 + o.iter().map(|(k, v)| k.len() + 3 + json_len(v)).sum::<usize>(),
+    }
 }
