@@ -7,6 +7,8 @@
 //! ([`Connection::context`]), whose answer and progress come back through the loop. Lines the
 //! application queues in place (`conn.engine().respond(..)`) are written at the next
 //! `next_event` or [`flush`](Connection::flush): a connection dropped without either loses them.
+//! Both are cancel-safe: under `tokio::time::timeout` or in `select!`, a call dropped in the middle
+//! of a line keeps the rest of it, and the next call writes that rest before anything else.
 //!
 //! ```no_run
 //! # #[cfg(feature = "v2025-11-25")]
@@ -62,6 +64,12 @@ pub struct Connection<E: Role> {
     contexts: Contexts,
     ended: bool,
     recording: Option<Box<dyn std::io::Write + Send>>,
+    // The line being written (with its newline) and how much of it is out: a cancelled
+    // `next_event` or `flush` leaves the rest here, and the next call writes it first.
+    writing: Vec<u8>,
+    written: usize,
+    // Lines went out since the writer was last flushed.
+    unflushed: bool,
 }
 
 impl<E: Role> Connection<E> {
@@ -70,7 +78,7 @@ impl<E: Role> Connection<E> {
         let (sender, inputs) = mpsc::unbounded_channel();
         let lines = sender.clone();
         tokio::spawn(async move { read_lines(BufReader::new(input), lines).await });
-        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None }
+        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None, writing: Vec::new(), written: 0, unflushed: false }
     }
 
     /// Over this process's stdin and stdout.
@@ -102,6 +110,10 @@ impl<E: Role> Connection<E> {
 
     /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
     /// every context has answered.
+    ///
+    /// Cancel-safe, as [`flush`](Self::flush) is: dropped before it completes (under
+    /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
+    /// to write is finished first by the next call.
     pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
         loop {
             self.flush().await?;
@@ -143,19 +155,37 @@ impl<E: Role> Connection<E> {
         }
     }
 
-    /// Writes what the engine queued.
+    /// Writes what the engine queued. Cancel-safe: the part of a line not yet written when it is
+    /// dropped stays in the connection and goes out first on the next call, so the peer never
+    /// reads a line cut short or glued to the next one.
     pub async fn flush(&mut self) -> io::Result<()> {
-        let mut wrote = false;
-        while let Some(mut line) = self.engine.poll_transmit() {
+        loop {
+            // Progress is kept after each write that completed: a write future dropped while
+            // pending has written nothing.
+            while self.written < self.writing.len() {
+                let n = self.output.write(&self.writing[self.written..]).await?;
+                if n == 0 {
+                    return Err(io::ErrorKind::WriteZero.into());
+                }
+                self.written += n;
+                self.unflushed = true;
+            }
+            let Some(line) = self.engine.poll_transmit() else { break };
             if let Some(r) = self.recording.as_mut() {
                 adapter::record(r, E::DIRECTIONS.1, &line)?;
             }
-            line.push(b'\n');
-            self.output.write_all(&line).await?;
-            wrote = true;
+            self.writing = line;
+            self.writing.push(b'\n');
+            self.written = 0;
         }
-        if wrote {
+        // A line may be far larger than the next: do not keep its buffer.
+        if self.writing.capacity() > 1 << 16 {
+            self.writing = Vec::new();
+            self.written = 0;
+        }
+        if self.unflushed {
             self.output.flush().await?;
+            self.unflushed = false;
         }
         Ok(())
     }
