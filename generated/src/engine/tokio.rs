@@ -42,15 +42,12 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::adapter::{self, Contexts, Sink, Work};
 pub use super::adapter::{Context, Role};
-use super::blocking::MAX_LINE;
+use super::blocking::{MAX_LINE, READ_AHEAD, READ_AHEAD_BYTES};
 use super::{Event, Request};
 
-/// Lines read ahead of the engine; the reader task waits when this many are queued.
-const READ_AHEAD: usize = 64;
-
 enum Input<E> {
-    // The permit goes when the line is taken, letting the reader read one more.
-    Line(Vec<u8>, OwnedSemaphorePermit),
+    // The permits (one line, its bytes) go when the line is taken, letting the reader read more.
+    Line(Vec<u8>, [OwnedSemaphorePermit; 2]),
     End(Option<io::Error>),
     Work(Work<E>),
 }
@@ -137,7 +134,7 @@ impl<E: Role> Connection<E> {
             // The connection holds a sender, so the channel never closes while it exists.
             let Some(input) = input else { return Ok(None) };
             match input {
-                Input::Line(line, _permit) => {
+                Input::Line(line, _permits) => {
                     if let Some(r) = self.recording.as_mut() {
                         adapter::record(r, E::DIRECTIONS.0, &line)?;
                     }
@@ -192,7 +189,8 @@ impl<E: Role> Connection<E> {
 }
 
 async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSender<Input<E>>) {
-    let room = Arc::new(Semaphore::new(READ_AHEAD));
+    // As the blocking reader: at most READ_AHEAD lines and READ_AHEAD_BYTES (a longer line alone).
+    let (room, bytes) = (Arc::new(Semaphore::new(READ_AHEAD)), Arc::new(Semaphore::new(READ_AHEAD_BYTES)));
     loop {
         let line = match read_line(&mut input, MAX_LINE).await {
             Ok(Some(line)) => line,
@@ -205,8 +203,10 @@ async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSen
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let Ok(permit) = room.clone().acquire_owned().await else { return };
-        if lines.send(Input::Line(line, permit)).is_err() {
+        let Ok(line_permit) = room.clone().acquire_owned().await else { return };
+        let weight = line.len().clamp(1, READ_AHEAD_BYTES) as u32;
+        let Ok(bytes_permit) = bytes.clone().acquire_many_owned(weight).await else { return };
+        if lines.send(Input::Line(line, [line_permit, bytes_permit])).is_err() {
             return;
         }
     }
