@@ -99,6 +99,8 @@ pub struct Connection<E: Role> {
     contexts: Contexts,
     ended: bool,
     recording: Option<Box<dyn Write + Send>>,
+    // A deadline was handled and its events are not all returned yet.
+    overdue: bool,
 }
 
 impl<E: Role> Connection<E> {
@@ -114,7 +116,7 @@ impl<E: Role> Connection<E> {
         let writer_outbox = outbox.clone();
         // The thread ends when the connection is dropped (after writing what it was given) or on a write error.
         let writer = std::thread::spawn(move || write_lines(output, &to_write, &writer_outbox));
-        Connection { engine, output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, contexts: Contexts::new(), ended: false, recording: None }
+        Connection { engine, output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, contexts: Contexts::new(), ended: false, recording: None, overdue: false }
     }
 
     /// Over this process's stdin and stdout.
@@ -149,17 +151,23 @@ impl<E: Role> Connection<E> {
     /// every context has answered. Writing fails with the writer's error; a read error is
     /// returned once, then the input counts as ended. What the engine queued is written before
     /// the event is returned, unless the peer stops reading past the engine's next deadline:
-    /// then the deadline is handled (a request times out) and the lines go out later.
+    /// then the deadline is handled (a request times out) and the lines go out later. A
+    /// timeout's events never wait for the writer; its `notifications/cancelled` is written
+    /// meanwhile ([`flush`](Self::flush) waits for it).
     pub fn next_event(&mut self) -> io::Result<Option<Event>> {
         loop {
-            let written = self.drain(self.engine.poll_timeout())?;
-            if !written {
+            // A timeout's events do not wait for the writer: they are due.
+            let until = if self.overdue { Some(Instant::now()) } else { self.engine.poll_timeout() };
+            let written = self.drain(until)?;
+            if !written && !self.overdue {
                 self.engine.handle_timeout(Instant::now());
+                self.overdue = true;
             }
             if let Some(event) = self.engine.poll_event() {
                 self.contexts.saw(&event);
                 return Ok(Some(event));
             }
+            self.overdue = false;
             if !written {
                 continue;
             }
@@ -171,6 +179,7 @@ impl<E: Role> Connection<E> {
                     Ok(input) => input,
                     Err(RecvTimeoutError::Timeout) => {
                         self.engine.handle_timeout(Instant::now());
+                        self.overdue = true;
                         continue;
                     }
                     Err(RecvTimeoutError::Disconnected) => return Ok(None),

@@ -67,6 +67,8 @@ pub struct Connection<E: Role> {
     written: usize,
     // Lines went out since the writer was last flushed.
     unflushed: bool,
+    // A deadline was handled and its events are not all returned yet.
+    overdue: bool,
 }
 
 impl<E: Role> Connection<E> {
@@ -75,7 +77,7 @@ impl<E: Role> Connection<E> {
         let (sender, inputs) = mpsc::unbounded_channel();
         let lines = sender.clone();
         tokio::spawn(async move { read_lines(BufReader::new(input), lines).await });
-        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None, writing: Vec::new(), written: 0, unflushed: false }
+        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None, writing: Vec::new(), written: 0, unflushed: false, overdue: false }
     }
 
     /// Over this process's stdin and stdout.
@@ -106,17 +108,37 @@ impl<E: Role> Connection<E> {
     }
 
     /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
-    /// every context has answered.
+    /// every context has answered. What the engine queued is written first, but only until the
+    /// engine's next deadline: a peer that stops reading does not stop timeouts, and a timeout's
+    /// events do not wait for the writer (its lines go out with the next call).
     ///
     /// Cancel-safe, as [`flush`](Self::flush) is: dropped before it completes (under
     /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
     /// to write is finished first by the next call.
     pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
         loop {
-            self.flush().await?;
+            // A peer that stops reading does not stop the clock: the write waits only until the
+            // engine's next deadline (the flush is cancel-safe), then the deadline is handled.
+            // A timeout's events do not wait for the writer (what can be written at once is).
+            let until = if self.overdue { Some(std::time::Instant::now()) } else { self.engine.poll_timeout() };
+            let written = match until {
+                Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
+                    Ok(flushed) => flushed.map(|()| true)?,
+                    Err(_) => false,
+                },
+                None => self.flush().await.map(|()| true)?,
+            };
+            if !written && !self.overdue {
+                self.engine.handle_timeout(std::time::Instant::now());
+                self.overdue = true;
+            }
             if let Some(event) = self.engine.poll_event() {
                 self.contexts.saw(&event);
                 return Ok(Some(event));
+            }
+            self.overdue = false;
+            if !written {
+                continue;
             }
             if self.ended && self.contexts.live() == 0 {
                 return Ok(None);
@@ -126,6 +148,7 @@ impl<E: Role> Connection<E> {
                     Ok(input) => input,
                     Err(_) => {
                         self.engine.handle_timeout(std::time::Instant::now());
+                        self.overdue = true;
                         continue;
                     }
                 },

@@ -199,6 +199,8 @@ fn the_client_times_out_at_the_engines_deadline() {
         let Some(Event::Answer(answer)) = conn.next_event().unwrap() else { panic!("no answer") };
         assert!(now.elapsed() >= Duration::from_millis(50));
         assert!(matches!(handle.read(answer), Err(crate::engine::RequestError::TimedOut)));
+        // A timeout's event does not wait for the writer; the cancellation is written meanwhile.
+        conn.flush().unwrap();
         let lines = out.lines();
         assert_eq!(lines[1]["method"], json!("notifications/cancelled"));
     }

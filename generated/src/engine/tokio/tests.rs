@@ -213,3 +213,22 @@ fn next_event_cancelled_mid_write_leaves_no_line_cut_short() {
         assert_eq!(ids, (0..=CALLS).map(|n| json!(n)).collect::<Vec<_>>());
     });
 }
+
+#[test]
+#[cfg(feature = "v2025-11-25")]
+fn a_peer_that_never_reads_does_not_stop_the_timeout() {
+    use crate::engine::{Client, RequestError};
+    use crate::v2025_11_25::{ListToolsRequest, RequestId};
+    run(async {
+        // A pipe of 64 bytes nobody reads: the request line never goes out whole.
+        let (ours, theirs) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(theirs);
+        let mut conn = Connection::new(Client::new(Config::default()), read, write);
+        let start = std::time::Instant::now();
+        let handle = conn.engine().request(ListToolsRequest::new(RequestId::Integer(0)), start, Some(Duration::from_millis(50))).unwrap();
+        let event = tokio::time::timeout(Duration::from_secs(20), conn.next_event()).await.expect("next_event returned while the peer reads nothing");
+        let Some(Event::Answer(answer)) = event.unwrap() else { panic!("no answer") };
+        assert!(matches!(handle.read(answer), Err(RequestError::TimedOut)));
+        drop(ours);
+    });
+}
