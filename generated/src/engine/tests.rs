@@ -49,6 +49,8 @@ mod per_request;
 mod routed;
 #[cfg(feature = "v2025-11-25")]
 mod bounds;
+#[cfg(feature = "v2025-11-25")]
+mod batch;
 mod server_role;
 
 #[cfg(feature = "v2025-11-25")]
