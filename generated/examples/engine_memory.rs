@@ -1,9 +1,11 @@
-//! What a peer that sends requests with huge ids costs an engine: 256 requests, each with a
-//! 4 MiB string id (and a 4 MiB progress token), to a `Server` and to a `Client` (as
-//! `sampling/createMessage`), the application taking each event and holding nothing. Prints the
-//! peak resident set size (Linux `VmHWM`) after each role, and what the engine answered.
+//! What a hostile peer costs an engine, as peak resident set size (Linux `VmHWM`):
+//! - `server`, `client`: 256 requests, each with a 4 MiB string id (and a 4 MiB progress token),
+//!   to a `Server` and to a `Client` (as `sampling/createMessage`), the application taking each
+//!   event and holding nothing; also prints what the engine answered.
+//! - `read-ahead`: a peer that writes 32 MiB lines as fast as the blocking adapter reads them, to
+//!   a server whose application takes nothing: what the read-ahead holds.
 //!
-//! `cargo run --release -p mcp-spec-types --features v2025-11-25 --example engine_id_memory`
+//! `cargo run --release -p mcp-spec-types --features v2025-11-25 --example engine_memory -- server|client|read-ahead`
 
 use std::time::Instant;
 
@@ -21,6 +23,56 @@ fn main() {
     if role == "client" || role == "both" {
         client();
     }
+    if role == "read-ahead" {
+        read_ahead();
+    }
+}
+
+/// Endless lines of `size` bytes (a notification with a long string), counting the bytes read.
+struct Firehose {
+    size: usize,
+    at: usize,
+    taken: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl std::io::Read for Firehose {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        const HEAD: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":""#;
+        let n = out.len().min(self.size - self.at);
+        for (i, b) in out[..n].iter_mut().enumerate() {
+            let at = self.at + i;
+            *b = match at {
+                _ if at < HEAD.len() => HEAD[at],
+                _ if at + 1 == self.size => b'\n',
+                _ if at + 4 == self.size => b'"',
+                _ if at + 3 >= self.size => b'}',
+                _ => b'a',
+            };
+        }
+        self.at = (self.at + n) % self.size;
+        self.taken.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+fn read_ahead() {
+    let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let input = Firehose { size: 32 << 20, at: 0, taken: taken.clone() };
+    let start = Instant::now();
+    let conn = mcp_spec_types::engine::blocking::Connection::new(Server::new(Config::default()), input, std::io::sink());
+    // The application takes nothing: the reader thread reads until the read-ahead is full.
+    let mut last = 0;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let now = taken.load(std::sync::atomic::Ordering::Relaxed);
+        if now == last || start.elapsed().as_secs() > 60 {
+            break;
+        }
+        last = now;
+    }
+    println!("read-ahead: lines of 32 MiB, {} MiB taken from the peer in {:.2?}; peak RSS {} MiB", last >> 20, start.elapsed(), peak_rss_mib());
+    // The reader thread waits for room; the process ends with it.
+    drop(conn);
 }
 
 fn huge(tag: char, n: usize) -> String {
