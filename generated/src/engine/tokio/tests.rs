@@ -232,3 +232,43 @@ fn a_peer_that_never_reads_does_not_stop_the_timeout() {
         drop(ours);
     });
 }
+
+#[test]
+fn the_read_ahead_holds_at_most_its_byte_budget() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    /// A peer that writes lines of 1 MiB as fast as they are read, counting the bytes taken.
+    struct Firehose(usize, Arc<AtomicUsize>);
+    impl tokio::io::AsyncRead for Firehose {
+        fn poll_read(mut self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> std::task::Poll<std::io::Result<()>> {
+            const SIZE: usize = 1 << 20;
+            let n = buf.remaining().min(SIZE - self.0);
+            let line_end = self.0 + n == SIZE;
+            buf.put_slice(&vec![b'a'; n - line_end as usize]);
+            if line_end {
+                buf.put_slice(b"\n");
+            }
+            self.0 = (self.0 + n) % SIZE;
+            self.1.fetch_add(n, Ordering::Relaxed);
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+    use std::sync::Arc;
+    run(async {
+        let taken = Arc::new(AtomicUsize::new(0));
+        let conn = Connection::new(Server::new(Config::default()), Firehose(0, taken.clone()), tokio::io::sink());
+        // The engine takes nothing: the reader task reads until the read-ahead is full.
+        let mut last = 0;
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let now = taken.load(Ordering::Relaxed);
+            if now == last {
+                break;
+            }
+            last = now;
+        }
+        println!("read ahead: {last} bytes taken from the peer; budget {} bytes", super::READ_AHEAD_BYTES);
+        // 64 lines (64 MiB here) before the budget; 16 MiB of lines now, plus the one waiting for room and the reader's buffer.
+        assert!(last <= (16 << 20) + (2 << 20) + (64 << 10), "{last} bytes read ahead");
+        drop(conn);
+    });
+}
