@@ -294,9 +294,11 @@ fn the_read_ahead_holds_at_most_its_byte_budget() {
 }
 
 /// A writer whose peer never reads: each write waits until the test lets it go.
+#[cfg(feature = "v2025-11-25")]
 #[derive(Clone, Default)]
 struct Stuck(Arc<(Mutex<bool>, std::sync::Condvar)>);
 
+#[cfg(feature = "v2025-11-25")]
 impl Stuck {
     fn release(&self) {
         *self.0.0.lock().unwrap() = true;
@@ -304,6 +306,7 @@ impl Stuck {
     }
 }
 
+#[cfg(feature = "v2025-11-25")]
 impl Write for Stuck {
     fn write(&mut self, b: &[u8]) -> io::Result<usize> {
         let mut released = self.0.0.lock().unwrap();
