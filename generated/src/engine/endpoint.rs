@@ -43,6 +43,10 @@ struct InFlight {
     token: Option<Value>,
     last_progress: Option<f64>,
     cancelled: bool,
+    // What it counts against `Config::max_in_flight_bytes`.
+    weight: usize,
+    // The batch it came in, whose answers go out together.
+    batch: Option<u64>,
 }
 
 /// What a role does with an incoming request once the endpoint has read it.
@@ -55,6 +59,10 @@ pub(crate) enum Route {
     Refuse(RpcError),
 }
 
+// JSON-RPC batches (2025-03-26): their members read one by one, their answers written together.
+mod batch;
+pub(crate) use batch::VERSION as BATCH_VERSION;
+
 pub(crate) struct Endpoint {
     pub config: Config,
     next_id: i64,
@@ -63,6 +71,8 @@ pub(crate) struct Endpoint {
     cancelled: HashSet<i64>,
     cancelled_order: VecDeque<i64>,
     in_flight: HashMap<Id, InFlight>,
+    // The sum of the requests in flight's weights.
+    in_flight_bytes: usize,
     // Each line with the peer's request it belongs to, for a transport that routes by request.
     transmit: VecDeque<(Vec<u8>, Option<Id>)>,
     events: VecDeque<Event>,
@@ -74,6 +84,11 @@ pub(crate) struct Endpoint {
     /// Write `"id": null` (not no `id`) in an error answer to a request whose id did not read:
     /// the role sets it from the session's version.
     pub null_id: bool,
+    /// Read JSON-RPC batches (a line that is an array of messages): only a 2025-03-26 session
+    /// has them. The server sets it from its session's version; the client from the version of
+    /// the answer to its `initialize`.
+    pub batches: bool,
+    batch: batch::Batches,
 }
 
 impl Endpoint {
@@ -85,12 +100,15 @@ impl Endpoint {
             cancelled: HashSet::new(),
             cancelled_order: VecDeque::new(),
             in_flight: HashMap::new(),
+            in_flight_bytes: 0,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             retried: HashMap::new(),
             hold_answers: false,
             held: None,
             null_id: false,
+            batches: false,
+            batch: batch::Batches::default(),
         }
     }
 
@@ -278,7 +296,17 @@ impl Endpoint {
     /// itself is shown to `notified` (the server's lifecycle watches `notifications/initialized`).
     pub fn handle_line_with(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route, notified: &mut dyn FnMut(&str, Option<&Value>)) -> Result<(), Error> {
         self.room_to_read()?;
-        let message = match wire::classify(line) {
+        if self.batches && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+            self.handle_batch(line, route, notified);
+            return Ok(());
+        }
+        self.handle_message(wire::classify(line), route, notified);
+        Ok(())
+    }
+
+    /// One message (a line, or a member of a batch).
+    pub(super) fn handle_message(&mut self, message: Result<Incoming, wire::Unreadable>, route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route, notified: &mut dyn FnMut(&str, Option<&Value>)) {
+        let message = match message {
             Ok(m) => m,
             Err(bad) => {
                 // A malformed response or notification gets no answer: answering could loop.
@@ -287,33 +315,13 @@ impl Endpoint {
                         Dropped::NotJson(_) => RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None },
                         why => RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {}", why.describe()), data: None },
                     };
-                    self.write_for(id.as_ref(), wire::error(id.as_ref(), self.null_id, &error));
+                    self.reply(id.as_ref(), wire::error(id.as_ref(), self.null_id, &error));
                 }
-                self.events.push_back(Event::Dropped(bad.reason));
-                return Ok(());
+                return self.events.push_back(Event::Dropped(bad.reason));
             }
         };
         match message {
-            Incoming::Request { id, method, params } => {
-                if self.in_flight.contains_key(&id) {
-                    let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
-                    self.write_for(Some(&id), wire::error(Some(&id), false, &error));
-                    return Ok(());
-                }
-                match route(&id, &method, params.as_ref()) {
-                    Route::Answer(result) => self.write_for(Some(&id), wire::result(&id, &result)),
-                    Route::Refuse(error) => self.write_for(Some(&id), wire::error(Some(&id), false, &error)),
-                    Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {
-                        let message = format!("too many requests in flight (at most {})", self.config.max_in_flight);
-                        self.write_for(Some(&id), wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
-                    }
-                    Route::Offer => {
-                        let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).cloned();
-                        self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false });
-                        self.events.push_back(Event::Request(Request { id, method, params }));
-                    }
-                }
-            }
+            Incoming::Request { id, method, params } => self.request_in(id, method, params, route),
             Incoming::Notification { method, params } => {
                 notified(&method, params.as_ref());
                 self.notification(method, params)
@@ -322,7 +330,41 @@ impl Endpoint {
             Incoming::Error { id: Some(id), error } => self.answer(id, Err(Failure::Rpc(error))),
             Incoming::Error { id: None, error } => self.events.push_back(Event::Dropped(Dropped::ErrorWithoutId(error))),
         }
-        Ok(())
+    }
+
+    /// A request of the peer's: answered now, refused, or in flight and offered to the application.
+    fn request_in(&mut self, id: Id, method: String, params: Option<Value>, route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route) {
+        let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN));
+        if let Some(too_long) = self.too_long(&id, token) {
+            // A long id is not written back (it could be the line's size): `null`, as for an unreadable id.
+            let echo = (too_long != "id").then_some(&id);
+            let message = format!("Invalid Request: the {too_long} is longer than {} bytes", self.config.max_id_len);
+            self.reply(echo, wire::error(echo, self.null_id, &RpcError { code: INVALID_REQUEST, message, data: None }));
+            let why = if echo.is_some() { "a progress token longer than `Config::max_id_len`" } else { "an id longer than `Config::max_id_len`" };
+            return self.events.push_back(Event::Dropped(Dropped::Malformed(why)));
+        }
+        if self.in_flight.contains_key(&id) {
+            let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
+            return self.reply(Some(&id), wire::error(Some(&id), false, &error));
+        }
+        match route(&id, &method, params.as_ref()) {
+            Route::Answer(result) => self.reply(Some(&id), wire::result(&id, &result)),
+            Route::Refuse(error) => self.reply(Some(&id), wire::error(Some(&id), false, &error)),
+            Route::Offer => {
+                let weight = weight(&id, &method, params.as_ref());
+                let message = if self.in_flight.len() >= self.config.max_in_flight {
+                    format!("too many requests in flight (at most {})", self.config.max_in_flight)
+                } else if self.in_flight_bytes + weight > self.config.max_in_flight_bytes {
+                    format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes)
+                } else {
+                    let (token, batch) = (token.cloned(), self.batch_joined(&id));
+                    self.in_flight_bytes += weight;
+                    self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false, weight, batch });
+                    return self.events.push_back(Event::Request(Request { id, method, params }));
+                };
+                self.reply(Some(&id), wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
+            }
+        }
     }
 
     fn answer(&mut self, id: Id, outcome: Result<Value, Failure>) {
@@ -332,6 +374,10 @@ impl Endpoint {
         };
         if let Some(pending) = self.pending.remove(&own) {
             self.retried.remove(&pending.handle);
+            // The session's version decides whether the server's batches are read.
+            if pending.method == "initialize" {
+                self.batches = outcome.as_ref().is_ok_and(|r| r.get("protocolVersion").and_then(Value::as_str) == Some(batch::VERSION));
+            }
             if self.hold_answers {
                 self.held = Some(Held { pending, outcome });
             } else {
@@ -370,42 +416,49 @@ impl Endpoint {
         }
     }
 
-    /// Ends an incoming request. `Ok(None)`: it was cancelled, nothing is written.
-    fn finish(&mut self, id: &Id) -> Result<Option<()>, Error> {
-        match self.in_flight.get(id) {
-            None => Err(Error::UnknownRequest),
-            Some(f) if f.cancelled => {
-                self.in_flight.remove(id);
-                Ok(None)
-            }
-            // Checked before the entry goes, so a full queue leaves the request in flight.
-            Some(_) => {
-                self.room_to_write()?;
-                self.in_flight.remove(id);
-                Ok(Some(()))
-            }
+    fn forget_in_flight(&mut self, id: &Id) {
+        if let Some(f) = self.in_flight.remove(id) {
+            self.in_flight_bytes -= f.weight;
         }
+    }
+
+    /// Which of a request's id and progress token is longer than `Config::max_id_len`.
+    fn too_long(&self, id: &Id, token: Option<&Value>) -> Option<&'static str> {
+        let max = self.config.max_id_len;
+        if matches!(id, Id::String(s) if s.len() > max) {
+            return Some("id");
+        }
+        // A token that is neither a string nor an integer is the validator's to refuse.
+        token.and_then(Value::as_str).is_some_and(|t| t.len() > max).then_some("progress token")
+    }
+
+    /// Ends an incoming request: `answer` makes its answer, unless the peer cancelled it
+    /// ([`Sent::Dropped`], nothing written).
+    fn finish(&mut self, id: &Id, answer: impl FnOnce() -> Vec<u8>) -> Result<Sent, Error> {
+        let (cancelled, batch) = match self.in_flight.get(id) {
+            None => return Err(Error::UnknownRequest),
+            Some(f) => (f.cancelled, f.batch),
+        };
+        // Checked before the entry goes, so a full queue leaves the request in flight.
+        if !cancelled {
+            self.room_to_write()?;
+        }
+        self.forget_in_flight(id);
+        let line = (!cancelled).then(answer);
+        match batch {
+            Some(batch) => self.batch_answered(batch, line),
+            None => line.into_iter().for_each(|line| self.write_for(Some(id), line)),
+        }
+        Ok(if cancelled { Sent::Dropped } else { Sent::Written })
     }
 
     /// Writes `result` as it is, through its `WriteJson`: no `Value` in between.
     pub fn respond<T: WriteJson + ?Sized>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
-        Ok(match self.finish(id)? {
-            None => Sent::Dropped,
-            Some(()) => {
-                self.write_for(Some(id), wire::result(id, result));
-                Sent::Written
-            }
-        })
+        self.finish(id, || wire::result(id, result))
     }
 
     pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
-        Ok(match self.finish(id)? {
-            None => Sent::Dropped,
-            Some(()) => {
-                self.write_for(Some(id), wire::error(Some(id), false, error));
-                Sent::Written
-            }
-        })
+        self.finish(id, || wire::error(Some(id), false, error))
     }
 
     pub fn progress(&mut self, id: &Id, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Sent, Error> {
@@ -458,4 +511,27 @@ fn cancelled_line(id: i64, reason: Option<&str>) -> Vec<u8> {
         params.insert("reason".into(), Value::from(reason));
     }
     wire::notification("notifications/cancelled", params)
+}
+
+/// What a request in flight keeps, in bytes: its id, its progress token, its method, and the
+/// client capabilities of a 2026-07-28 request's `_meta` (the server keeps them with it).
+fn weight(id: &Id, method: &str, params: Option<&Value>) -> usize {
+    let id_len = match id {
+        Id::Number(_) => 8,
+        Id::String(s) => s.len(),
+    };
+    let meta = params.and_then(|p| p.get("_meta"));
+    let token = meta.and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).map_or(0, json_len);
+    let capabilities = meta.and_then(|m| m.get(crate::negotiate::CLIENT_CAPABILITIES_META_KEY)).map_or(0, json_len);
+    id_len + token + method.len() + capabilities
+}
+
+/// About the bytes `value` takes as JSON text (a lower bound of what it takes in memory).
+fn json_len(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) | Value::Number(_) => 8,
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => 2 + a.iter().map(json_len).sum::<usize>(),
+        Value::Object(o) => 2 + o.iter().map(|(k, v)| k.len() + 3 + json_len(v)).sum::<usize>(),
+    }
 }

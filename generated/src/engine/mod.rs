@@ -41,7 +41,8 @@
 //! ([`Server::respond_input_required`]) and comes again with [`Request::input_responses`] and
 //! [`Request::request_state`].
 //!
-//! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
+//! Every table is bounded ([`Config`]): requests pending, requests in flight (by count and by
+//! bytes, with ids and progress tokens of at most [`Config::max_id_len`] bytes), remembered
 //! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
 //! request, an error answer.
 //!
@@ -135,6 +136,17 @@ pub struct Config {
     /// Requests the peer sent that the application has not answered (default 256); one more is
     /// answered with -32603.
     pub max_in_flight: usize,
+    /// The bytes the requests in flight may keep together (default 1 MiB): each weighs its id,
+    /// its progress token, its method and (2026-07-28) the client capabilities of its `_meta`.
+    /// A request that would pass it is answered with -32603, as one past `max_in_flight` is.
+    pub max_in_flight_bytes: usize,
+    /// The longest request id and progress token the peer may send, in bytes of the string
+    /// (default 256; integers always fit). Real clients send integers (the TypeScript, Python
+    /// and Rust SDKs count from 0 or 1), UUIDs (36 bytes) or short prefixed counters. A request
+    /// with a longer id is answered with -32600 and `"id": null` (or no `id`, from 2025-11-25 on):
+    /// JSON-RPC's answer when the id cannot be used, so the engine never writes the long id back;
+    /// one with a longer progress token gets -32600 with its id. Neither reaches the application.
+    pub max_id_len: usize,
     /// Cancelled or timed-out ids remembered so their late answers are dropped quietly (default
     /// 1024; the oldest is forgotten first, its late answer then reads as an unknown id).
     pub max_cancelled: usize,
@@ -153,7 +165,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_pending: 1024, max_in_flight: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false, validate: true }
+        Config { max_pending: 1024, max_in_flight: 256, max_in_flight_bytes: 1 << 20, max_id_len: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false, validate: true }
     }
 }
 

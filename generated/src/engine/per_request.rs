@@ -168,6 +168,10 @@ impl Client {
         }
         let mut inputs = Vec::with_capacity(requests.len());
         for (key, request) in requests {
+            // The key becomes the id the input request is offered under.
+            if key.len() > self.endpoint.config.max_id_len {
+                return Err(format!("an input request key is longer than {} bytes", self.endpoint.config.max_id_len));
+            }
             let method = request.get("method").and_then(Value::as_str).ok_or_else(|| format!("input request `{key}` has no method"))?;
             let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == method) else {
                 return Err(format!("input request `{key}`: `{method}` is not an input request"));

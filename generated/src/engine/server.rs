@@ -131,6 +131,7 @@ impl Server {
             _ => {}
         }
         self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
+        self.endpoint.batches = self.state.version.as_deref() == Some(super::endpoint::BATCH_VERSION);
         Ok(())
     }
 
@@ -160,6 +161,7 @@ impl Server {
         if initializing {
             self.state.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
             self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
+        self.endpoint.batches = self.state.version.as_deref() == Some(super::endpoint::BATCH_VERSION);
             self.state.lifecycle = Lifecycle::Initialized;
         }
         Ok(sent)

@@ -47,6 +47,10 @@ pub(super) fn mangle(line: &mut Vec<u8>, edits: u64, next: &mut impl FnMut() -> 
 mod per_request;
 #[cfg(feature = "v2025-11-25")]
 mod routed;
+#[cfg(feature = "v2025-11-25")]
+mod bounds;
+#[cfg(feature = "v2025-11-25")]
+mod batch;
 mod server_role;
 
 #[cfg(feature = "v2025-11-25")]
@@ -419,7 +423,7 @@ fn mangled_lines_never_panic() {
     ];
     let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let now = Instant::now();
-    let mut client = Client::new(Config { max_pending: 8, max_in_flight: 4, max_cancelled: 4, max_queued: 16, take_ping: false, validate: true });
+    let mut client = Client::new(Config { max_pending: 8, max_in_flight: 4, max_cancelled: 4, max_queued: 16, take_ping: false, ..Config::default() });
     let mut server = Server::new(Config { max_in_flight: 4, max_queued: 16, ..Config::default() });
     for round in 0..20_000u64 {
         let mut line = lines[(next() % lines.len() as u64) as usize].to_vec();

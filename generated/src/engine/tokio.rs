@@ -7,6 +7,8 @@
 //! ([`Connection::context`]), whose answer and progress come back through the loop. Lines the
 //! application queues in place (`conn.engine().respond(..)`) are written at the next
 //! `next_event` or [`flush`](Connection::flush): a connection dropped without either loses them.
+//! Both are cancel-safe: under `tokio::time::timeout` or in `select!`, a call dropped in the middle
+//! of a line keeps the rest of it, and the next call writes that rest before anything else.
 //!
 //! ```no_run
 //! # #[cfg(feature = "v2025-11-25")]
@@ -40,15 +42,12 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::adapter::{self, Contexts, Sink, Work};
 pub use super::adapter::{Context, Role};
-use super::blocking::MAX_LINE;
+use super::blocking::{MAX_LINE, READ_AHEAD, READ_AHEAD_BYTES};
 use super::{Event, Request};
 
-/// Lines read ahead of the engine; the reader task waits when this many are queued.
-const READ_AHEAD: usize = 64;
-
 enum Input<E> {
-    // The permit goes when the line is taken, letting the reader read one more.
-    Line(Vec<u8>, OwnedSemaphorePermit),
+    // The permits (one line, its bytes) go when the line is taken, letting the reader read more.
+    Line(Vec<u8>, [OwnedSemaphorePermit; 2]),
     End(Option<io::Error>),
     Work(Work<E>),
 }
@@ -62,6 +61,14 @@ pub struct Connection<E: Role> {
     contexts: Contexts,
     ended: bool,
     recording: Option<Box<dyn std::io::Write + Send>>,
+    // The line being written (with its newline) and how much of it is out: a cancelled
+    // `next_event` or `flush` leaves the rest here, and the next call writes it first.
+    writing: Vec<u8>,
+    written: usize,
+    // Lines went out since the writer was last flushed.
+    unflushed: bool,
+    // A deadline was handled and its events are not all returned yet.
+    overdue: bool,
 }
 
 impl<E: Role> Connection<E> {
@@ -70,7 +77,7 @@ impl<E: Role> Connection<E> {
         let (sender, inputs) = mpsc::unbounded_channel();
         let lines = sender.clone();
         tokio::spawn(async move { read_lines(BufReader::new(input), lines).await });
-        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None }
+        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None, writing: Vec::new(), written: 0, unflushed: false, overdue: false }
     }
 
     /// Over this process's stdin and stdout.
@@ -101,13 +108,37 @@ impl<E: Role> Connection<E> {
     }
 
     /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
-    /// every context has answered.
+    /// every context has answered. What the engine queued is written first, but only until the
+    /// engine's next deadline: a peer that stops reading does not stop timeouts, and a timeout's
+    /// events do not wait for the writer (its lines go out with the next call).
+    ///
+    /// Cancel-safe, as [`flush`](Self::flush) is: dropped before it completes (under
+    /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
+    /// to write is finished first by the next call.
     pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
         loop {
-            self.flush().await?;
+            // A peer that stops reading does not stop the clock: the write waits only until the
+            // engine's next deadline (the flush is cancel-safe), then the deadline is handled.
+            // A timeout's events do not wait for the writer (what can be written at once is).
+            let until = if self.overdue { Some(std::time::Instant::now()) } else { self.engine.poll_timeout() };
+            let written = match until {
+                Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
+                    Ok(flushed) => flushed.map(|()| true)?,
+                    Err(_) => false,
+                },
+                None => self.flush().await.map(|()| true)?,
+            };
+            if !written && !self.overdue {
+                self.engine.handle_timeout(std::time::Instant::now());
+                self.overdue = true;
+            }
             if let Some(event) = self.engine.poll_event() {
                 self.contexts.saw(&event);
                 return Ok(Some(event));
+            }
+            self.overdue = false;
+            if !written {
+                continue;
             }
             if self.ended && self.contexts.live() == 0 {
                 return Ok(None);
@@ -117,6 +148,7 @@ impl<E: Role> Connection<E> {
                     Ok(input) => input,
                     Err(_) => {
                         self.engine.handle_timeout(std::time::Instant::now());
+                        self.overdue = true;
                         continue;
                     }
                 },
@@ -125,7 +157,7 @@ impl<E: Role> Connection<E> {
             // The connection holds a sender, so the channel never closes while it exists.
             let Some(input) = input else { return Ok(None) };
             match input {
-                Input::Line(line, _permit) => {
+                Input::Line(line, _permits) => {
                     if let Some(r) = self.recording.as_mut() {
                         adapter::record(r, E::DIRECTIONS.0, &line)?;
                     }
@@ -143,26 +175,45 @@ impl<E: Role> Connection<E> {
         }
     }
 
-    /// Writes what the engine queued.
+    /// Writes what the engine queued. Cancel-safe: the part of a line not yet written when it is
+    /// dropped stays in the connection and goes out first on the next call, so the peer never
+    /// reads a line cut short or glued to the next one.
     pub async fn flush(&mut self) -> io::Result<()> {
-        let mut wrote = false;
-        while let Some(mut line) = self.engine.poll_transmit() {
+        loop {
+            // Progress is kept after each write that completed: a write future dropped while
+            // pending has written nothing.
+            while self.written < self.writing.len() {
+                let n = self.output.write(&self.writing[self.written..]).await?;
+                if n == 0 {
+                    return Err(io::ErrorKind::WriteZero.into());
+                }
+                self.written += n;
+                self.unflushed = true;
+            }
+            let Some(line) = self.engine.poll_transmit() else { break };
             if let Some(r) = self.recording.as_mut() {
                 adapter::record(r, E::DIRECTIONS.1, &line)?;
             }
-            line.push(b'\n');
-            self.output.write_all(&line).await?;
-            wrote = true;
+            self.writing = line;
+            self.writing.push(b'\n');
+            self.written = 0;
         }
-        if wrote {
+        // A line may be far larger than the next: do not keep its buffer.
+        if self.writing.capacity() > 1 << 16 {
+            self.writing = Vec::new();
+            self.written = 0;
+        }
+        if self.unflushed {
             self.output.flush().await?;
+            self.unflushed = false;
         }
         Ok(())
     }
 }
 
 async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSender<Input<E>>) {
-    let room = Arc::new(Semaphore::new(READ_AHEAD));
+    // As the blocking reader: at most READ_AHEAD lines and READ_AHEAD_BYTES (a longer line alone).
+    let (room, bytes) = (Arc::new(Semaphore::new(READ_AHEAD)), Arc::new(Semaphore::new(READ_AHEAD_BYTES)));
     loop {
         let line = match read_line(&mut input, MAX_LINE).await {
             Ok(Some(line)) => line,
@@ -175,8 +226,10 @@ async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSen
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let Ok(permit) = room.clone().acquire_owned().await else { return };
-        if lines.send(Input::Line(line, permit)).is_err() {
+        let Ok(line_permit) = room.clone().acquire_owned().await else { return };
+        let weight = line.len().clamp(1, READ_AHEAD_BYTES) as u32;
+        let Ok(bytes_permit) = bytes.clone().acquire_many_owned(weight).await else { return };
+        if lines.send(Input::Line(line, [line_permit, bytes_permit])).is_err() {
             return;
         }
     }

@@ -27,9 +27,16 @@ pub(crate) struct Unreadable {
 
 pub(crate) fn classify(line: &[u8]) -> Result<Incoming, Unreadable> {
     let value: Value = serde_json::from_slice(line).map_err(|e| Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) })?;
-    let Value::Object(mut o) = value else {
-        // Batches (2025-03-26 only) are not taken apart here: a line is one message.
-        return Err(Unreadable { reason: Dropped::Malformed("not a JSON object"), answer: Some(None) });
+    classify_value(value)
+}
+
+/// [`classify`] for a message already read (a member of a batch).
+pub(crate) fn classify_value(value: Value) -> Result<Incoming, Unreadable> {
+    let mut o = match value {
+        Value::Object(o) => o,
+        // Batches are taken apart by the endpoint, in a 2025-03-26 session only.
+        Value::Array(_) => return Err(Unreadable { reason: Dropped::Malformed("a JSON-RPC batch, which only protocol version 2025-03-26 has"), answer: Some(None) }),
+        _ => return Err(Unreadable { reason: Dropped::Malformed("not a JSON object"), answer: Some(None) }),
     };
     let has_method = o.contains_key("method");
     let has_id = o.contains_key("id");

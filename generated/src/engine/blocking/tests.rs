@@ -199,6 +199,8 @@ fn the_client_times_out_at_the_engines_deadline() {
         let Some(Event::Answer(answer)) = conn.next_event().unwrap() else { panic!("no answer") };
         assert!(now.elapsed() >= Duration::from_millis(50));
         assert!(matches!(handle.read(answer), Err(crate::engine::RequestError::TimedOut)));
+        // A timeout's event does not wait for the writer; the cancellation is written meanwhile.
+        conn.flush().unwrap();
         let lines = out.lines();
         assert_eq!(lines[1]["method"], json!("notifications/cancelled"));
     }
@@ -245,4 +247,100 @@ fn a_write_error_is_returned() {
     }
     let mut conn = Connection::new(Server::new(Config::default()), io::Cursor::new(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".to_vec()), Broken);
     assert_eq!(conn.next_event().unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+}
+
+/// A peer that writes lines of `size` bytes as fast as they are read, counting the bytes taken.
+struct Firehose {
+    size: usize,
+    at: usize,
+    taken: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Read for Firehose {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = out.len().min(self.size - self.at);
+        for (i, b) in out[..n].iter_mut().enumerate() {
+            // `{"jsonrpc":"2.0","method":"x","params":{"p":"aaa…"}}` would do; blanks and a newline are enough to count.
+            *b = if self.at + i + 1 == self.size { b'\n' } else { b'a' };
+        }
+        self.at = (self.at + n) % self.size;
+        self.taken.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+#[test]
+fn the_read_ahead_holds_at_most_its_byte_budget() {
+    let taken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let input = Firehose { size: 1 << 20, at: 0, taken: taken.clone() };
+    let conn = Connection::new(Server::new(Config::default()), input, Written::default());
+    // The engine takes nothing: the reader thread reads until the read-ahead is full.
+    let mut last = 0;
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(50));
+        let now = taken.load(std::sync::atomic::Ordering::Relaxed);
+        if now == last {
+            break;
+        }
+        last = now;
+    }
+    let queued = *conn.gate.queued.lock().unwrap();
+    println!("read ahead: {last} bytes taken from the peer, {queued:?} (lines, bytes) queued; budget {} bytes", super::READ_AHEAD_BYTES);
+    // The queued lines, the one waiting for room, and the reader's buffer.
+    // 64 lines (64 MiB here) before the budget; 16 MiB of lines now, plus the one waiting for room and the reader's buffer.
+    assert!(last <= (16 << 20) + (2 << 20) + (64 << 10), "{last} bytes read ahead");
+    assert!(queued.unwrap().1 <= super::READ_AHEAD_BYTES);
+    drop(conn);
+}
+
+/// A writer whose peer never reads: each write waits until the test lets it go.
+#[cfg(feature = "v2025-11-25")]
+#[derive(Clone, Default)]
+struct Stuck(Arc<(Mutex<bool>, std::sync::Condvar)>);
+
+#[cfg(feature = "v2025-11-25")]
+impl Stuck {
+    fn release(&self) {
+        *self.0.0.lock().unwrap() = true;
+        self.0.1.notify_all();
+    }
+}
+
+#[cfg(feature = "v2025-11-25")]
+impl Write for Stuck {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        let mut released = self.0.0.lock().unwrap();
+        while !*released {
+            released = self.0.1.wait(released).unwrap();
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+#[cfg(feature = "v2025-11-25")]
+fn a_peer_that_never_reads_does_not_stop_the_timeout() {
+    use crate::v2025_11_25::{ListToolsRequest, RequestId};
+    let (feed, lines) = mpsc::channel::<Vec<u8>>();
+    let stuck = Stuck::default();
+    let mut conn = Connection::new(Client::new(Config::default()), Feed { lines, buf: Vec::new() }, stuck.clone());
+    let now = Instant::now();
+    let handle = conn.engine().request(ListToolsRequest::new(RequestId::Integer(0)), now, Some(Duration::from_millis(100))).unwrap();
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let event = conn.next_event();
+        let _ = done.send((event.map_err(|e| e.to_string()), conn));
+    });
+    let got = result.recv_timeout(Duration::from_secs(20));
+    // Lets the writer (and a thread stuck in it before the fix) go on.
+    stuck.release();
+    let (event, conn) = got.expect("next_event returned while the peer reads nothing");
+    let Ok(Some(Event::Answer(answer))) = event else { panic!("{event:?}") };
+    assert!(matches!(handle.read(answer), Err(crate::engine::RequestError::TimedOut)));
+    println!("timed out after {:?} with the writer stuck", now.elapsed());
+    drop(feed);
+    drop(conn);
 }

@@ -103,6 +103,8 @@ fn input_the_client_did_not_declare_or_cannot_give_fails_the_request() {
         json!({"p": {"method": "tools/list"}}),
         json!({"n": {"params": {}}}),
         json!({"x": {"method": "elicitation/create", "params": 3}}),
+        // A key becomes an id: longer than `Config::max_id_len`, it is refused.
+        json!({("k".repeat(257)): {"method": "elicitation/create", "params": {"message": "ok?", "requestedSchema": {"type": "object", "properties": {}}}}}),
     ];
     for inputs in cases {
         let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());

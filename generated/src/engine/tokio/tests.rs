@@ -160,3 +160,115 @@ fn an_over_long_line_is_skipped_to_its_end() {
         assert_eq!(read_line(&mut input, 8).await.unwrap(), None);
     });
 }
+
+#[test]
+fn next_event_cancelled_mid_write_leaves_no_line_cut_short() {
+    use tokio::io::AsyncReadExt;
+    run(async {
+        // A pipe of 1 KiB and a peer that reads 512 bytes at a time: every long line takes many writes.
+        let (ours, theirs) = tokio::io::duplex(1024);
+        let (read, write) = tokio::io::split(theirs);
+        let mut conn = Connection::new(Server::new(Config::default()), read, write);
+        let (mut from, mut to) = tokio::io::split(ours);
+        let reader = tokio::spawn(async move {
+            let (mut all, mut buf) = (Vec::new(), [0u8; 512]);
+            loop {
+                match from.read(&mut buf).await.unwrap() {
+                    0 => return all,
+                    n => all.extend_from_slice(&buf[..n]),
+                }
+                if all.len() % (16 << 10) < 512 {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+            }
+        });
+        let send = |v: Value| format!("{v}\n").into_bytes();
+        to.write_all(&send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}))).await.unwrap();
+        let init = next_request(&mut conn).await;
+        conn.engine().respond(&init.id, &json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})).unwrap();
+        to.write_all(&send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))).await.unwrap();
+        assert!(matches!(conn.next_event().await.unwrap(), Some(Event::Notification { .. })));
+        const CALLS: usize = 8;
+        for n in 1..=CALLS {
+            to.write_all(&send(json!({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "big"}}))).await.unwrap();
+            let call = next_request(&mut conn).await;
+            let text = format!("{n}").repeat(256 << 10);
+            conn.engine().respond(&call.id, &json!({"content": [{"type": "text", "text": text}]})).unwrap();
+        }
+        // Nothing more arrives, so each call writes until the timeout cancels it.
+        let (cancelled, mut mid_line) = (100, 0);
+        for _ in 0..cancelled {
+            let timed_out = tokio::time::timeout(Duration::from_millis(1), conn.next_event()).await.is_err();
+            assert!(timed_out, "no event is due");
+            mid_line += (conn.written < conn.writing.len()) as usize;
+        }
+        conn.flush().await.unwrap();
+        conn.output.shutdown().await.unwrap();
+        drop(to);
+        let all = reader.await.unwrap();
+        println!("{cancelled} calls cancelled, {mid_line} of them in the middle of a line; the peer read {} bytes", all.len());
+        assert!(mid_line > 0);
+        let lines: Vec<Value> = all.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).expect("a whole line of JSON")).collect();
+        let ids: Vec<Value> = lines.iter().map(|l| l["id"].clone()).collect();
+        assert_eq!(ids, (0..=CALLS).map(|n| json!(n)).collect::<Vec<_>>());
+    });
+}
+
+#[test]
+#[cfg(feature = "v2025-11-25")]
+fn a_peer_that_never_reads_does_not_stop_the_timeout() {
+    use crate::engine::{Client, RequestError};
+    use crate::v2025_11_25::{ListToolsRequest, RequestId};
+    run(async {
+        // A pipe of 64 bytes nobody reads: the request line never goes out whole.
+        let (ours, theirs) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(theirs);
+        let mut conn = Connection::new(Client::new(Config::default()), read, write);
+        let start = std::time::Instant::now();
+        let handle = conn.engine().request(ListToolsRequest::new(RequestId::Integer(0)), start, Some(Duration::from_millis(50))).unwrap();
+        let event = tokio::time::timeout(Duration::from_secs(20), conn.next_event()).await.expect("next_event returned while the peer reads nothing");
+        let Some(Event::Answer(answer)) = event.unwrap() else { panic!("no answer") };
+        assert!(matches!(handle.read(answer), Err(RequestError::TimedOut)));
+        drop(ours);
+    });
+}
+
+#[test]
+fn the_read_ahead_holds_at_most_its_byte_budget() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    /// A peer that writes lines of 1 MiB as fast as they are read, counting the bytes taken.
+    struct Firehose(usize, Arc<AtomicUsize>);
+    impl tokio::io::AsyncRead for Firehose {
+        fn poll_read(mut self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> std::task::Poll<std::io::Result<()>> {
+            const SIZE: usize = 1 << 20;
+            let n = buf.remaining().min(SIZE - self.0);
+            let line_end = self.0 + n == SIZE;
+            buf.put_slice(&vec![b'a'; n - line_end as usize]);
+            if line_end {
+                buf.put_slice(b"\n");
+            }
+            self.0 = (self.0 + n) % SIZE;
+            self.1.fetch_add(n, Ordering::Relaxed);
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+    use std::sync::Arc;
+    run(async {
+        let taken = Arc::new(AtomicUsize::new(0));
+        let conn = Connection::new(Server::new(Config::default()), Firehose(0, taken.clone()), tokio::io::sink());
+        // The engine takes nothing: the reader task reads until the read-ahead is full.
+        let mut last = 0;
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let now = taken.load(Ordering::Relaxed);
+            if now == last {
+                break;
+            }
+            last = now;
+        }
+        println!("read ahead: {last} bytes taken from the peer; budget {} bytes", super::READ_AHEAD_BYTES);
+        // 64 lines (64 MiB here) before the budget; 16 MiB of lines now, plus the one waiting for room and the reader's buffer.
+        assert!(last <= (16 << 20) + (2 << 20) + (64 << 10), "{last} bytes read ahead");
+        drop(conn);
+    });
+}
