@@ -6,6 +6,7 @@
 //!   a server whose application takes nothing: what the read-ahead holds.
 //!
 //! `cargo run --release -p mcp-spec-types --features v2025-11-25 --example engine_memory -- server|client|read-ahead`
+#![forbid(unsafe_code)]
 
 use std::time::Instant;
 
