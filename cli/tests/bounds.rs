@@ -14,21 +14,21 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 /// What one run of `mcp-schema` gave.
-struct Run {
-    code: i32,
+pub(crate) struct Run {
+    pub(crate) code: i32,
     /// The first 64 KiB of stdout.
-    stdout: String,
+    pub(crate) stdout: String,
     /// How many bytes stdout had.
-    out_bytes: usize,
+    pub(crate) out_bytes: usize,
     /// The child's peak resident set size in MiB (0 where it cannot be measured).
-    peak_mib: u64,
+    pub(crate) peak_mib: u64,
 }
 
 /// A file in a fresh temporary directory, removed when dropped.
-struct TempFile(PathBuf);
+pub(crate) struct TempFile(PathBuf);
 
 impl TempFile {
-    fn new(name: &str, write: impl FnOnce(&mut dyn Write)) -> TempFile {
+    pub(crate) fn new(name: &str, write: impl FnOnce(&mut dyn Write)) -> TempFile {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("mcp-schema-bounds-{}-{n}", std::process::id()));
@@ -39,7 +39,7 @@ impl TempFile {
         w.flush().unwrap();
         TempFile(path)
     }
-    fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         self.0.to_str().unwrap()
     }
 }
@@ -51,7 +51,7 @@ impl Drop for TempFile {
 }
 
 /// Runs `mcp-schema ARGS`.
-fn run(args: &[&str]) -> Run {
+pub(crate) fn run(args: &[&str]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-schema")).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("the binary runs");
     let mut out = child.stdout.take().unwrap();
     let (mut kept, mut out_bytes, mut buf) = (Vec::new(), 0, vec![0u8; 1 << 16]);
