@@ -77,18 +77,18 @@ pub fn check_har<R: BufRead + Seek, W: Write>(
     let mut notes = Vec::new();
     if let Some(first) = first_out {
         let msg = format!("{held_out} MCP entries not checked, from entry {first} on: holding the entries read before their turn to be checked (a later session's, or entries out of time order) would pass the budget of {held_max} bytes (`check --har-held`)");
-        notes.push((first as u64, "har.held", msg));
+        notes.push((first as u64, diag("", "har.held", Severity::Error, msg)));
     }
     if !repeated.is_empty() {
         let msg = format!("a key appears more than once: {}; JSON readers disagree on which one counts (names should be unique, RFC 8259 section 4), so only the first was read", repeated.join(", "));
-        notes.push((0, "har", msg));
+        notes.push((0, diag("", "har", Severity::Error, msg)));
     }
     if let Some(e) = stopped {
         let what = if e.contains(CUT) { format!("the HAR is larger than {FILE_MAX} bytes: checked up to there") } else { format!("not a HAR (or cut short): {e}") };
-        notes.push((stats.entries as u64, "har", what));
+        notes.push((stats.entries as u64, diag("", "har", Severity::Error, what)));
     }
-    for (line, rule, msg) in notes {
-        let o = Outcome { line, place: Some(format!("entry {line}")), diags: vec![diag("", rule, Severity::Error, msg)], ..Outcome::default() };
+    for (line, d) in notes {
+        let o = Outcome { line, place: Some(format!("entry {line}")), diags: vec![d], ..Outcome::default() };
         rep.outcome(name, &o)?;
     }
     Ok(stats)
@@ -315,7 +315,6 @@ impl Group {
     /// `endpoint`) carries the server's messages for the whole session while the client POSTs its
     /// own, and a HAR keeps no time per event: so its messages are checked after the POSTs, each
     /// response once the POST of its request was checked, with what precedes it on the stream.
-    #[allow(clippy::too_many_arguments)]
     fn check<W: Write>(&mut self, mut e: Entry, found: Vec<(Option<usize>, Diag)>, checker: &mut Checker, name: &str, rep: &mut Reporter<W>, messages: &mut usize) -> io::Result<()> {
         let pieces = e.pieces();
         if e.is_legacy_stream(&pieces) {
