@@ -239,7 +239,7 @@ impl<'a, W: Write> Run<'a, W> {
 
     /// Runs the transport rules and the checker as far as the entries read allow.
     fn advance(&mut self) -> io::Result<()> {
-        while let Some(&pos) = self.plan.by_time.get(self.by_time) {
+        while let Some(pos) = self.plan.by_time(self.by_time) {
             match self.state[pos as usize] {
                 State::Waiting => break,
                 State::Read => {
@@ -255,7 +255,7 @@ impl<'a, W: Write> Run<'a, W> {
             }
             self.by_time += 1;
         }
-        while let Some(&pos) = self.plan.by_session.get(self.by_session) {
+        while let Some(pos) = self.plan.by_session(self.by_session) {
             let state = self.state[pos as usize];
             if matches!(state, State::Waiting | State::Read) {
                 break;

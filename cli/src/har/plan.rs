@@ -37,16 +37,35 @@ pub(crate) struct Planner {
 }
 
 /// The order in which the second pass checks the MCP entries (as positions in [`Plan::indexes`]).
+/// An order that is the file's (entries in time order; one session at a time) is not stored.
 #[derive(Debug, Default)]
 pub(crate) struct Plan {
     /// The MCP entries' indexes in the file, ascending.
     pub indexes: Vec<u32>,
-    /// Time order, for the transport rules.
-    pub by_time: Vec<u32>,
-    /// Session by session, each in time order, for the checker.
-    pub by_session: Vec<u32>,
-    /// Where in `by_session` each session after the first starts.
+    /// Time order, for the transport rules (`None`: file order).
+    by_time: Option<Vec<u32>>,
+    /// Session by session, each in time order, for the checker (`None`: time order).
+    by_session: Option<Vec<u32>>,
+    /// Where in the session order each session after the first starts.
     pub session_starts: Vec<usize>,
+}
+
+impl Plan {
+    /// The `k`th entry in time order.
+    pub(crate) fn by_time(&self, k: usize) -> Option<u32> {
+        match &self.by_time {
+            Some(v) => v.get(k).copied(),
+            None => (k < self.indexes.len()).then_some(k as u32),
+        }
+    }
+
+    /// The `k`th entry in session order.
+    pub(crate) fn by_session(&self, k: usize) -> Option<u32> {
+        match &self.by_session {
+            Some(v) => v.get(k).copied(),
+            None => self.by_time(k),
+        }
+    }
 }
 
 pub(crate) fn digest(s: &str) -> u64 {
@@ -90,19 +109,24 @@ impl Planner {
         stats.not_mcp += before - self.slots.len();
         let slots = self.slots;
         // An entry with no readable time keeps its predecessor's, so it stays after it; equal times keep file order.
-        let mut last = i64::MIN;
-        let mut by_time: Vec<(i64, u32)> = Vec::with_capacity(slots.len());
-        for (pos, s) in slots.iter().enumerate() {
-            let t = if s.started == i64::MIN { last } else { s.started };
-            stats.reordered |= t < last;
-            last = last.max(t);
-            by_time.push((t, pos as u32));
-        }
-        if stats.reordered {
-            by_time.sort_by_key(|&(t, pos)| (t, pos));
-        }
-        let by_time: Vec<u32> = by_time.into_iter().map(|(_, pos)| pos).collect();
-        let (by_session, session_starts) = by_session(&slots, &by_time);
+        let times = || {
+            let mut last = i64::MIN;
+            slots.iter().map(move |s| {
+                let t = if s.started == i64::MIN { last } else { s.started };
+                let earlier = t < last;
+                last = last.max(t);
+                (t, earlier)
+            })
+        };
+        stats.reordered = times().any(|(_, earlier)| earlier);
+        let by_time = stats.reordered.then(|| {
+            let mut v: Vec<(i64, u32)> = times().enumerate().map(|(pos, (t, _))| (t, pos as u32)).collect();
+            v.sort_by_key(|&(t, pos)| (t, pos));
+            v.into_iter().map(|(_, pos)| pos).collect::<Vec<u32>>()
+        });
+        let order = |k: usize| by_time.as_ref().map_or(k as u32, |v| v[k]);
+        let (by_session, session_starts) = by_session(&slots, (0..slots.len()).map(order));
+        let by_session = (!session_starts.is_empty()).then_some(by_session);
         Plan { indexes: slots.iter().map(|s| s.index).collect(), by_time, by_session, session_starts }
     }
 }
@@ -110,10 +134,10 @@ impl Planner {
 /// The slots (positions, in time order) grouped by session, the groups in the order their first
 /// entry comes; entries without a session id are one group of their own. Returns the groups one
 /// after another and where each after the first starts.
-fn by_session(slots: &[Slot], by_time: &[u32]) -> (Vec<u32>, Vec<usize>) {
+fn by_session(slots: &[Slot], by_time: impl Iterator<Item = u32>) -> (Vec<u32>, Vec<usize>) {
     let mut keys: Vec<u32> = Vec::new();
     let mut groups: Vec<Vec<u32>> = Vec::new();
-    for &pos in by_time {
+    for pos in by_time {
         let mut key = slots[pos as usize].session;
         if key != 0 && !keys.contains(&key) && keys.len() >= SESSIONS_MAX {
             key = 0;
@@ -128,8 +152,12 @@ fn by_session(slots: &[Slot], by_time: &[u32]) -> (Vec<u32>, Vec<usize>) {
         };
         groups[g].push(pos);
     }
+    if groups.len() == 1 {
+        // One session (or none named): the session order is the time order, not stored.
+        return (Vec::new(), Vec::new());
+    }
     let mut starts = Vec::new();
-    let mut all = Vec::with_capacity(by_time.len());
+    let mut all = Vec::new();
     for (n, g) in groups.into_iter().enumerate() {
         if n > 0 {
             starts.push(all.len());
@@ -151,12 +179,12 @@ mod tests {
     fn entries_are_grouped_by_session_and_the_number_of_groups_is_bounded() {
         // No id, A, B, A: three groups in the order they start, A's entries together.
         let slots = [slot(0, 0), slot(1, 1), slot(2, 2), slot(3, 1)];
-        assert_eq!(by_session(&slots, &[0, 1, 2, 3]), (vec![0, 1, 3, 2], vec![1, 3]));
+        assert_eq!(by_session(&slots, 0..4), (vec![0, 1, 3, 2], vec![1, 3]));
+        assert_eq!(by_session(&slots[1..2], 0..1), (vec![], vec![]));
         // Past the limit, later sessions join the entries without an id.
         let n = SESSIONS_MAX as u32 + 10;
         let slots: Vec<Slot> = (0..n).map(|i| slot(i, i + 1)).collect();
-        let order: Vec<u32> = (0..n).collect();
-        let (all, starts) = by_session(&slots, &order);
+        let (all, starts) = by_session(&slots, 0..n);
         assert_eq!(starts.len(), SESSIONS_MAX);
         assert_eq!(all[starts[SESSIONS_MAX - 1]..], (SESSIONS_MAX as u32..n).collect::<Vec<_>>()[..]);
     }
