@@ -403,8 +403,8 @@ fn session_and(more: Vec<Value>) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
-/// A page that talks MCP and also JSON-RPC to other services: an Ethereum node and a language
-/// server over HTTP. Their entries are skipped as not MCP (each would be a false finding: an
+/// A page that talks MCP and also JSON-RPC to other services: an Ethereum node, an A2A agent and
+/// a language server over HTTP. Their entries are skipped as not MCP (each would be a false finding: an
 /// unknown method, a reused id, an `initialize` without `protocolVersion`); JSON-RPC to the MCP
 /// endpoint without any MCP header (a `ping`) is still MCP.
 #[test]
@@ -415,19 +415,20 @@ fn other_json_rpc_traffic_in_a_har_is_skipped_not_checked_as_mcp() {
         plain_post(&t(5), eth, json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [{"to": "0x00", "data": "0x70a08231"}, "latest"]}), json!({"jsonrpc": "2.0", "id": 1, "result": "0x0"})),
         plain_post(&t(6), eth, json!({"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []}), json!({"jsonrpc": "2.0", "id": 1, "result": "0x10"})),
         plain_post(&t(7), eth, json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}), json!({"jsonrpc": "2.0", "id": 2, "result": "pong"})),
+        plain_post(&t(7), "https://agent.example.org/a2a", json!({"jsonrpc": "2.0", "id": "q", "method": "tasks/get", "params": {"id": "t1"}}), json!({"jsonrpc": "2.0", "id": "q", "result": {"id": "t1", "status": {"state": "completed"}}})),
         plain_post(&t(8), lsp, json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"processId": 1, "rootUri": null, "capabilities": {}}}), json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {"hoverProvider": true}}})),
         plain_post(&t(9), lsp, json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {"textDocument": {"uri": "file:///a"}, "position": {"line": 0, "character": 0}}}), json!({"jsonrpc": "2.0", "id": 1, "result": null})),
     ];
     let o = check("page.har", &session_and(others.clone()));
     assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
-    assert!(o.stderr.contains("HAR: 9 entries, 5 skipped (not MCP), 8 messages checked"), "{}", o.stderr);
+    assert!(o.stderr.contains("HAR: 10 entries, 6 skipped (not MCP), 8 messages checked"), "{}", o.stderr);
     // A `ping` to the MCP endpoint is MCP, header or not: its bad answer (a result that is not an object) is found.
     let mut more = others;
     more.push(plain_post(&t(10), URL, json!({"jsonrpc": "2.0", "id": 9, "method": "ping"}), json!({"jsonrpc": "2.0", "id": 9, "result": "pong"})));
     let o = check("page.har", &session_and(more));
     assert_eq!(o.code, 1, "{:?}", o.found);
-    assert!(!o.found.is_empty() && o.found.iter().all(|f| f.0 == 9), "{:?}", o.found);
-    assert!(o.stderr.contains("HAR: 10 entries, 5 skipped (not MCP), 10 messages checked"), "{}", o.stderr);
+    assert!(!o.found.is_empty() && o.found.iter().all(|f| f.0 == 10), "{:?}", o.found);
+    assert!(o.stderr.contains("HAR: 11 entries, 6 skipped (not MCP), 10 messages checked"), "{}", o.stderr);
 }
 
 /// Entries held while they wait for their turn (here a second session's, while the first one's

@@ -5,8 +5,9 @@
 //! - an MCP header on the request (`Mcp-Session-Id`, `MCP-Protocol-Version`, 2026-07-28's
 //!   `Mcp-Method`), or `Mcp-Session-Id` on the response (the `initialize` answer assigns it);
 //! - a message whose method is one of MCP's (any version's or extension's requests and
-//!   notifications, or a `notifications/...` name), an `initialize` whose params carry
-//!   `protocolVersion` (a language server's `initialize` has none), or a result that does;
+//!   notifications, or a `notifications/...` name; not `ping` nor `tasks/...`, which A2A uses
+//!   too), an `initialize` whose params carry `protocolVersion` (a language server's `initialize`
+//!   has none), or a result that does;
 //! - a 2024-11-05 HTTP+SSE stream: a GET answered with SSE whose first event is `endpoint`.
 //!
 //! An entry with JSON-RPC but none of these (a `ping`, a response a client POSTs, a method an
@@ -77,9 +78,12 @@ fn mcp_methods() -> &'static HashSet<&'static str> {
             set.extend(m.requests.iter().map(|r| r.0));
             set.extend(m.notifications.iter().map(|n| n.0));
         }
-        // Names other JSON-RPC protocols use as well: they need more (see `Probe`).
+        // Names other JSON-RPC protocols use as well: they need more (see `Probe`). A2A (agent to
+        // agent) has `tasks/get` and `tasks/cancel`; an MCP client sends those with its
+        // `MCP-Protocol-Version` header (every version with tasks requires it) or to its MCP endpoint.
         set.remove("initialize");
         set.remove("ping");
+        set.retain(|m| !m.starts_with("tasks/"));
         set
     })
 }
@@ -242,6 +246,7 @@ mod tests {
             r#"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": [{"protocolVersion": 1}]}"#,
             r#"{"jsonrpc": "2.0", "id": 1, "method": "textDocument/completion"}"#,
             r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#,
+            r#"{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": "t1"}}"#,
             r#"{"jsonrpc": "2.0", "id": 1, "result": "0x1"}"#,
             r#"[1, "a", null]"#,
             "not json",
