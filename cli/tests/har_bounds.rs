@@ -50,8 +50,10 @@ fn a_large_har_in_time_order_is_checked_in_the_memory_of_one_entry() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.contains("4503 passed"), "{}", r.stdout);
     println!("check of a {} MiB HAR in time order: peak RSS {} MiB", size / MIB, r.peak_mib);
-    // The binary's own footprint (as in `bounds.rs`) and a few entries.
-    assert!(r.peak_mib < 64, "peak RSS {} MiB for a {} MiB HAR", r.peak_mib, size / MIB);
+    // The binary's own footprint (about 40 MiB in a debug build) and a few entries, with room for
+    // what other tests of this process hold when it is spawned (see `bounds.rs`); before: 280 MiB
+    // for 64 MiB of this HAR.
+    assert!(r.peak_mib < 128, "peak RSS {} MiB for a {} MiB HAR", r.peak_mib, size / MIB);
 }
 
 /// One POST answered by a 14 MiB SSE stream of 1,000 small-object events (log notifications whose
@@ -77,5 +79,6 @@ fn an_sse_answer_costs_a_small_multiple_of_its_size() {
     println!("check of a HAR with a {} MiB SSE answer of {events} events: peak RSS {} MiB", size / MIB, r.peak_mib);
     // The binary's footprint, then the JSON reader's buffer, the answer's text and its events' data:
     // a few times the stream, and one event's tree.
-    assert!(r.peak_mib < 64 + 4 * (size / MIB) as u64, "peak RSS {} MiB for a {} MiB SSE answer", r.peak_mib, size / MIB);
+    // Before: about 70 times the stream (2 GiB for 28 MiB).
+    assert!(r.peak_mib < 96 + 4 * (size / MIB) as u64, "peak RSS {} MiB for a {} MiB SSE answer", r.peak_mib, size / MIB);
 }
