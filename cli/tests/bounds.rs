@@ -14,14 +14,14 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 /// What one run of `mcp-schema` gave.
-pub(crate) struct Run {
-    pub(crate) code: i32,
+struct Run {
+    code: i32,
     /// The first 64 KiB of stdout.
-    pub(crate) stdout: String,
+    stdout: String,
     /// How many bytes stdout had.
-    pub(crate) out_bytes: usize,
+    out_bytes: usize,
     /// The child's peak resident set size in MiB (0 where it cannot be measured).
-    pub(crate) peak_mib: u64,
+    peak_mib: u64,
 }
 
 /// A file in a fresh temporary directory, removed when dropped.
@@ -51,7 +51,7 @@ impl Drop for TempFile {
 }
 
 /// Runs `mcp-schema ARGS`.
-pub(crate) fn run(args: &[&str]) -> Run {
+fn run(args: &[&str]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-schema")).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("the binary runs");
     let mut out = child.stdout.take().unwrap();
     let (mut kept, mut out_bytes, mut buf) = (Vec::new(), 0, vec![0u8; 1 << 16]);
