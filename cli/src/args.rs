@@ -26,6 +26,8 @@ pub struct CheckArgs {
     pub summary: bool,
     /// Findings kept per value; the rest are only counted, so memory stays bounded.
     pub max_findings: usize,
+    /// `check --har-held`: the bytes of a HAR's MCP entries held while they wait for their turn.
+    pub har_held: usize,
     pub files: Vec<String>,
 }
 
@@ -44,6 +46,7 @@ impl Default for CheckArgs {
             json: false,
             summary: false,
             max_findings: DEFAULT_MAX_FINDINGS,
+            har_held: crate::har::HELD_MAX,
             files: Vec::new(),
         }
     }

@@ -27,8 +27,9 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
                 if is_har_file(f) || har::looks_like_har(r.fill_buf()?) {
                     // Each session but the last ends here; the last ends below, as a file does.
                     let mut end = |c: &mut Checker, rep: &mut Reporter<_>| end_stream(c, f, rep, &mut summary);
-                    let stats = har::check_har(&mut checker, f, r, &mut rep, &mut end)?;
-                    let _ = writeln!(err, "mcp-schema: {f}: HAR: {} entries, {} skipped (not MCP), {} messages checked{}", stats.entries, stats.not_mcp, stats.messages, if stats.reordered { ", in startedDateTime order" } else { "" });
+                    let stats = har::check_har(&mut checker, f, r, a.har_held, &mut rep, &mut end)?;
+                    let held_out = if stats.held_out > 0 { format!(", {} not checked (past --har-held)", stats.held_out) } else { String::new() };
+                    let _ = writeln!(err, "mcp-schema: {f}: HAR: {} entries, {} skipped (not MCP), {} messages checked{held_out}{}", stats.entries, stats.not_mcp, stats.messages, if stats.reordered { ", in startedDateTime order" } else { "" });
                     Ok(())
                 } else if is_json_file(f) {
                     check_json_file(&mut checker, f, &mut rep)

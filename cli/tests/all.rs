@@ -17,6 +17,7 @@ mod cli;
 mod compat_icons;
 mod convert_cli;
 mod har;
+mod har_bounds;
 mod har_chromium;
 mod hardening;
 mod import_cycles;

@@ -25,10 +25,10 @@ struct Run {
 }
 
 /// A file in a fresh temporary directory, removed when dropped.
-struct TempFile(PathBuf);
+pub(crate) struct TempFile(PathBuf);
 
 impl TempFile {
-    fn new(name: &str, write: impl FnOnce(&mut dyn Write)) -> TempFile {
+    pub(crate) fn new(name: &str, write: impl FnOnce(&mut dyn Write)) -> TempFile {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("mcp-schema-bounds-{}-{n}", std::process::id()));
@@ -39,7 +39,7 @@ impl TempFile {
         w.flush().unwrap();
         TempFile(path)
     }
-    fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         self.0.to_str().unwrap()
     }
 }

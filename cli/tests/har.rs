@@ -357,3 +357,105 @@ fn a_real_capture_of_the_2024_11_05_http_sse_transport_passes() {
     let o = check("moved.har", &serde_json::to_vec(&har).unwrap());
     assert!(o.found.iter().any(|f| f.0 == 0 && f.3 == "transport.sse-endpoint-first"), "{:?}", o.found);
 }
+
+/// HAR 1.2 has files in UTF-8, and readers must accept a byte order mark before the JSON and ignore it.
+#[test]
+fn a_byte_order_mark_before_the_har_is_ignored() {
+    for name in ["bom.har", "bom.json"] {
+        let mut bytes = b"\xef\xbb\xbf".to_vec();
+        bytes.extend(har(session()));
+        let o = check(name, &bytes);
+        assert_eq!((o.code, o.found.len()), (0, 0), "{name}: {:?}", o.found);
+        assert!(o.stderr.contains("HAR: 4 entries, 0 skipped (not MCP), 8 messages checked"), "{name}: {}", o.stderr);
+    }
+}
+
+/// Two `log`s (or two `entries`): readers disagree on which one counts, so the file is reported,
+/// never checked as the empty one and passed.
+#[test]
+fn a_repeated_log_or_entries_key_is_reported_not_passed_empty() {
+    let v: Value = serde_json::from_slice(&har(session())).unwrap();
+    let (log, entries) = (v["log"].to_string(), v["log"]["entries"].to_string());
+    let two_logs = format!(r#"{{"log": {{"version": "1.2", "entries": []}}, "log": {log}}}"#);
+    let two_entries = format!(r#"{{"log": {{"version": "1.2", "entries": [], "entries": {entries}}}}}"#);
+    for (what, text, key) in [("two logs", two_logs, "`log` at the top of the file"), ("two entries", two_entries, "`entries` in `log`")] {
+        let f = TempFile::new("twice.har", text.as_bytes());
+        let r = run(&["check", "--json", f.path()], None);
+        assert_eq!(r.code, 1, "{what}: {}{}", r.stdout, r.stderr);
+        let found: Vec<Value> = r.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).filter(|v| v["violations"].is_array()).collect();
+        assert_eq!(found.len(), 1, "{what}: {}", r.stdout);
+        let d = &found[0]["violations"][0];
+        assert_eq!((d["rule"].as_str(), d["severity"].as_str()), (Some("har"), Some("error")), "{what}: {d}");
+        assert!(d["message"].as_str().unwrap().contains(key), "{what}: {d}");
+    }
+}
+
+/// An entry of `url` POSTing `body`, answered with the JSON `answer`, with no MCP header.
+fn plain_post(time: &str, url: &str, body: Value, answer: Value) -> Value {
+    let json = json!([{"name": "Content-Type", "value": "application/json"}]);
+    json!({"startedDateTime": time, "request": {"method": "POST", "url": url, "headers": json, "postData": {"mimeType": "application/json", "text": body.to_string()}}, "response": {"status": 200, "headers": json, "content": {"mimeType": "application/json", "text": answer.to_string()}}})
+}
+
+/// `har(session())` with `more` entries added as they are (no MCP header added to them).
+fn session_and(more: Vec<Value>) -> Vec<u8> {
+    let mut v: Value = serde_json::from_slice(&har(session())).unwrap();
+    v["log"]["entries"].as_array_mut().unwrap().extend(more);
+    serde_json::to_vec(&v).unwrap()
+}
+
+/// A page that talks MCP and also JSON-RPC to other services: an Ethereum node, an A2A agent and
+/// a language server over HTTP. Their entries are skipped as not MCP (each would be a false finding: an
+/// unknown method, a reused id, an `initialize` without `protocolVersion`); JSON-RPC to the MCP
+/// endpoint without any MCP header (a `ping`) is still MCP.
+#[test]
+fn other_json_rpc_traffic_in_a_har_is_skipped_not_checked_as_mcp() {
+    let eth = "https://rpc.example.org/v1";
+    let lsp = "http://127.0.0.1:4000/lsp";
+    let others = vec![
+        plain_post(&t(5), eth, json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [{"to": "0x00", "data": "0x70a08231"}, "latest"]}), json!({"jsonrpc": "2.0", "id": 1, "result": "0x0"})),
+        plain_post(&t(6), eth, json!({"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []}), json!({"jsonrpc": "2.0", "id": 1, "result": "0x10"})),
+        plain_post(&t(7), eth, json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}), json!({"jsonrpc": "2.0", "id": 2, "result": "pong"})),
+        plain_post(&t(7), "https://agent.example.org/a2a", json!({"jsonrpc": "2.0", "id": "q", "method": "tasks/get", "params": {"id": "t1"}}), json!({"jsonrpc": "2.0", "id": "q", "result": {"id": "t1", "status": {"state": "completed"}}})),
+        plain_post(&t(8), lsp, json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"processId": 1, "rootUri": null, "capabilities": {}}}), json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {"hoverProvider": true}}})),
+        plain_post(&t(9), lsp, json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {"textDocument": {"uri": "file:///a"}, "position": {"line": 0, "character": 0}}}), json!({"jsonrpc": "2.0", "id": 1, "result": null})),
+    ];
+    let o = check("page.har", &session_and(others.clone()));
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+    assert!(o.stderr.contains("HAR: 10 entries, 6 skipped (not MCP), 8 messages checked"), "{}", o.stderr);
+    // A `ping` to the MCP endpoint is MCP, header or not: its bad answer (a result that is not an object) is found.
+    let mut more = others;
+    more.push(plain_post(&t(10), URL, json!({"jsonrpc": "2.0", "id": 9, "method": "ping"}), json!({"jsonrpc": "2.0", "id": 9, "result": "pong"})));
+    let o = check("page.har", &session_and(more));
+    assert_eq!(o.code, 1, "{:?}", o.found);
+    assert!(!o.found.is_empty() && o.found.iter().all(|f| f.0 == 10), "{:?}", o.found);
+    assert!(o.stderr.contains("HAR: 11 entries, 6 skipped (not MCP), 10 messages checked"), "{}", o.stderr);
+}
+
+/// Entries held while they wait for their turn (here a second session's, while the first one's
+/// are checked) past `--har-held`: one finding with their count, not one per entry.
+#[test]
+fn entries_past_the_held_budget_are_one_finding_with_a_count() {
+    let (a, b) = (init("2025-11-25"), init("2025-11-25"));
+    let mut e = vec![in_session(a[0].clone(), "A", true), in_session(b[0].clone(), "B", true), in_session(a[1].clone(), "A", false), in_session(b[1].clone(), "B", false)];
+    for id in 2..42 {
+        let list = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+        let tools = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}});
+        for s in ["A", "B"] {
+            e.push(in_session(entry(&t(0), Some(list.clone()), 200, "application/json", &tools.to_string()), s, false));
+        }
+    }
+    for (n, x) in e.iter_mut().enumerate() {
+        x["startedDateTime"] = json!(format!("2026-11-26T00:{:02}:{:02}.000Z", n / 60, n % 60));
+    }
+    let f = TempFile::new("two.har", &har(e.clone()));
+    let r = run(&["check", "--json", f.path()], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let r = run(&["check", "--json", "--har-held", "8K", f.path()], None);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let held: Vec<Value> = r.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).filter(|v| v["violations"].to_string().contains("har.held")).collect();
+    assert_eq!(held.len(), 1, "{}", r.stdout);
+    let msg = held[0]["violations"][0]["message"].as_str().unwrap();
+    let n: usize = msg.split(' ').next().unwrap().parse().unwrap();
+    assert!(n > 10 && msg.contains(&format!("from entry {} on", held[0]["line"])), "{msg}");
+    assert!(r.stderr.contains(&format!(", {n} not checked (past --har-held)")), "{}", r.stderr);
+}

@@ -70,6 +70,7 @@ impl CheckOptions {
             json: self.json,
             summary: self.summary,
             max_findings: self.max_findings,
+            har_held: crate::har::HELD_MAX,
             files,
         }
     }
@@ -102,6 +103,9 @@ pub struct CheckCmd {
     /// Check each value as this schema type, not as a message
     #[arg(long = "type", value_name = "TYPE")]
     pub type_name: Option<String>,
+    /// A HAR's MCP entries held while they wait for their turn (another session's, out of time order); past it they are counted, not checked
+    #[arg(long, value_name = "BYTES", default_value = "256M", value_parser = byte_size)]
+    pub har_held: usize,
     /// Files to check (`-` for standard input)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
@@ -114,6 +118,7 @@ impl CheckCmd {
             check_type_name(t, &a)?;
         }
         a.type_name = self.type_name;
+        a.har_held = self.har_held;
         Ok(a)
     }
 }
@@ -146,4 +151,16 @@ pub(crate) fn positive(v: &str) -> Result<usize, String> {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("needs a positive whole number, found `{v}`")),
     }
+}
+
+/// `--har-held`: a number of bytes, with an optional `K`, `M` or `G` (powers of 1024).
+fn byte_size(v: &str) -> Result<usize, String> {
+    let (digits, shift) = match v.strip_suffix(['K', 'k']) {
+        Some(d) => (d, 10),
+        None => match v.strip_suffix('M') {
+            Some(d) => (d, 20),
+            None => v.strip_suffix('G').map_or((v, 0), |d| (d, 30)),
+        },
+    };
+    digits.parse::<usize>().ok().and_then(|n| n.checked_mul(1 << shift)).ok_or_else(|| format!("needs a number of bytes (with K, M or G for KiB, MiB, GiB), found `{v}`"))
 }

@@ -1,13 +1,13 @@
 //! A HAR's messages through the checker, in time order, each finding naming its entry and place.
 
-use std::io::{self, Read, Write};
-
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 
 use serde_json::{json, Value};
 
-use super::read::read_entries;
-use super::{Content, Entry, HarStats, Part, Piece, Skip, FILE_MAX, HELD_MAX, UNTERMINATED};
+use super::plan::{Plan, Planner};
+use super::read::{read_entries, RawEntry};
+use super::{Body, Content, Entry, HarStats, Part, Piece, FILE_MAX, UNTERMINATED};
 use crate::check::Checker;
 use crate::vocab::{Diag, Outcome};
 use crate::report::Reporter;
@@ -26,91 +26,83 @@ pub fn looks_like_har(head: &[u8]) -> bool {
     rest == b"\"log\""
 }
 
-/// Checks the HAR read from `r` (give it buffered): findings go to `rep` under `name`, with `line`
-/// the entry's index and `place` the entry's HTTP context and the message's place in it. Each
-/// session (`Mcp-Session-Id`, the request's or else the response's) is a stream of its own, in the
-/// order the sessions start; `end_stream` ends each but the last (the caller ends that one, as it
-/// does a file's), and the checker is reset between them. Returns the counts.
-pub fn check_har<R: Read, W: Write>(
+/// Checks the HAR read from `r` (give it buffered; it is read twice, so a file): findings go to
+/// `rep` under `name`, with `line` the entry's index and `place` the entry's HTTP context and the
+/// message's place in it. Each session (`Mcp-Session-Id`, the request's or else the response's) is
+/// a stream of its own, in the order the sessions start; `end_stream` ends each but the last (the
+/// caller ends that one, as it does a file's), and the checker is reset between them. The first
+/// pass decides which entries are MCP and their order ([`plan`](super::plan)); the second checks
+/// each as soon as its turn comes, holding at most `held_max` bytes of entries read before their
+/// turn. Returns the counts.
+pub fn check_har<R: BufRead + Seek, W: Write>(
     checker: &mut Checker,
     name: &str,
-    r: R,
+    mut r: R,
+    held_max: usize,
     rep: &mut Reporter<W>,
     end_stream: &mut dyn FnMut(&mut Checker, &mut Reporter<W>) -> io::Result<()>,
 ) -> io::Result<HarStats> {
     let mut stats = HarStats::default();
-    let mut entries = Vec::new();
-    let stopped = read_entries(Limit { inner: r, left: FILE_MAX }, &mut entries, &mut stats).err();
-    let mut order: Vec<(i128, usize)> = Vec::with_capacity(entries.len());
-    // An entry with no readable time keeps its predecessor's, so it stays after it; equal times keep file order.
-    let mut last = i128::MIN;
-    for (i, e) in entries.iter().enumerate() {
-        let t = e.started.unwrap_or(last);
-        stats.reordered |= t < last;
-        last = last.max(t);
-        order.push((t, i));
+    let mut planner = Planner::default();
+    let mut repeated = Vec::new();
+    skip_bom(&mut r)?;
+    let mut index = 0;
+    let stopped = read_entries(
+        Limit { inner: &mut r, left: FILE_MAX },
+        &mut |raw| {
+            planner.take(&Entry::from_raw(index, raw), &mut stats);
+            index += 1;
+        },
+        &mut repeated,
+    )
+    .err();
+    let plan = planner.finish(&mut stats);
+    r.seek(SeekFrom::Start(0)).map_err(|e| io::Error::other(format!("a HAR is read twice, and this one cannot be read again: {e}")))?;
+    skip_bom(&mut r)?;
+    let mut run = Run::new(plan, held_max, checker, name, rep, end_stream);
+    let mut index = 0;
+    // The same entries again: where this pass stops, the first one did.
+    let _ = read_entries(
+        Limit { inner: &mut r, left: FILE_MAX },
+        &mut |raw| {
+            run.arrive(index, raw);
+            index += 1;
+        },
+        &mut Vec::new(),
+    );
+    run.finish()?;
+    let (held_out, first_out) = (run.held_out, run.first_out);
+    (stats.messages, stats.held_out) = (run.messages, held_out);
+    drop(run);
+    let mut notes = Vec::new();
+    if let Some(first) = first_out {
+        let msg = format!("{held_out} MCP entries not checked, from entry {first} on: holding the entries read before their turn to be checked (a later session's, or entries out of time order) would pass the budget of {held_max} bytes (`check --har-held`)");
+        notes.push((first as u64, diag("", "har.held", Severity::Error, msg)));
     }
-    if stats.reordered {
-        order.sort_by_key(|&(t, i)| (t, i));
-    }
-    let transport = transport_findings(&entries, &order);
-    for (n, group) in by_session(&entries, &order).iter().enumerate() {
-        if n > 0 {
-            end_stream(checker, rep)?;
-            checker.reset_stream();
-        }
-        check_group(checker, name, &entries, group, &transport, rep, &mut stats)?;
+    if !repeated.is_empty() {
+        let msg = format!("a key appears more than once: {}; JSON readers disagree on which one counts (names should be unique, RFC 8259 section 4), so only the first was read", repeated.join(", "));
+        notes.push((0, diag("", "har", Severity::Error, msg)));
     }
     if let Some(e) = stopped {
         let what = if e.contains(CUT) { format!("the HAR is larger than {FILE_MAX} bytes: checked up to there") } else { format!("not a HAR (or cut short): {e}") };
-        let o = Outcome { line: stats.entries as u64, place: Some(format!("entry {}", stats.entries)), diags: vec![diag("", "har", Severity::Error, what)], ..Outcome::default() };
+        notes.push((stats.entries as u64, diag("", "har", Severity::Error, what)));
+    }
+    for (line, d) in notes {
+        let o = Outcome { line, place: Some(format!("entry {line}")), diags: vec![d], ..Outcome::default() };
         rep.outcome(name, &o)?;
     }
     Ok(stats)
 }
 
+/// HAR 1.2: a file is UTF-8, and readers accept a byte order mark at its start and ignore it.
+fn skip_bom<R: BufRead>(r: &mut R) -> io::Result<()> {
+    if r.fill_buf()?.starts_with(b"\xef\xbb\xbf") {
+        r.consume(3);
+    }
+    Ok(())
+}
+
 const CUT: &str = "HAR file limit";
-
-/// Sessions checked apart in one HAR; the entries of any later session join the entries without one.
-const SESSIONS_MAX: usize = 256;
-
-/// The entries (indexes, in `order`) grouped by session, the groups in the order their first
-/// entry comes; entries without a session id are one group of their own.
-fn by_session(entries: &[Entry], order: &[(i128, usize)]) -> Vec<Vec<usize>> {
-    let mut keys: Vec<Option<&str>> = Vec::new();
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for &(_, i) in order {
-        let mut key = entries[i].at.session_id.as_deref();
-        if key.is_some() && !keys.contains(&key) && keys.len() >= SESSIONS_MAX {
-            key = None;
-        }
-        let g = match keys.iter().position(|k| *k == key) {
-            Some(g) => g,
-            None => {
-                keys.push(key);
-                groups.push(Vec::new());
-                groups.len() - 1
-            }
-        };
-        groups[g].push(i);
-    }
-    groups
-}
-
-/// The transport rules over every entry in time order (sessions interleaved, as they happened):
-/// per entry, each finding with the piece it is about (`None`: the entry's request or response).
-fn transport_findings(entries: &[Entry], order: &[(i128, usize)]) -> Vec<Vec<(Option<usize>, Diag)>> {
-    let mut t = crate::transport::Transport::new("entry");
-    let mut out: Vec<Vec<(Option<usize>, Diag)>> = entries.iter().map(|_| Vec::new()).collect();
-    for &(_, i) in order {
-        let e = &entries[i];
-        if e.skip == Some(Skip::HeldFull) {
-            continue;
-        }
-        e.feed(&e.pieces(), &mut t, &mut out[i]);
-    }
-    out
-}
 
 /// Reads at most `left` bytes; one more is an error (so serde reports where it stopped).
 struct Limit<R> {
@@ -135,65 +127,252 @@ fn diag(pointer: &str, rule: &'static str, severity: Severity, message: String) 
 
 /// A response's id, as text (`None` for anything else: a request, a notification, a batch).
 fn response_id(p: &Piece) -> Option<String> {
-    match &p.content {
-        Content::Msg(Value::Object(m)) if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) => m.get("id").map(Value::to_string),
+    let Content::Msg(text) = &p.content else { return None };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) => m.get("id").map(Value::to_string),
         _ => None,
     }
 }
 
-/// Checks one session's entries in order. A 2024-11-05 HTTP+SSE stream (a GET whose first event is
-/// `endpoint`) carries the server's messages for the whole session while the client POSTs its own,
-/// and a HAR keeps no time per event: so its messages are checked after the POSTs, each response
-/// once the POST of its request was checked, with what precedes it on the stream.
-fn check_group<W: Write>(checker: &mut Checker, name: &str, entries: &[Entry], group: &[usize], transport: &[Vec<(Option<usize>, Diag)>], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
-    let mut streams: Vec<(usize, VecDeque<(usize, Piece)>)> = Vec::new();
-    let mut asked: HashSet<String> = HashSet::new();
-    for &i in group {
-        let e = &entries[i];
+/// Where an entry is in the second pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Not read yet.
+    Waiting,
+    /// Read and held, waiting for its turn in time order (the transport rules).
+    Read,
+    /// Through the transport rules, held until its session's turn (the checker).
+    Transported,
+    Checked,
+    /// Not checked: holding it would have passed the budget (or the file ended before it).
+    Out,
+}
+
+/// The second pass: entries arrive in file order and are checked in the plan's orders as soon as
+/// each one's turn comes; those read before their turn are held.
+struct Run<'a, W: Write> {
+    checker: &'a mut Checker,
+    name: &'a str,
+    rep: &'a mut Reporter<W>,
+    end_stream: &'a mut dyn FnMut(&mut Checker, &mut Reporter<W>) -> io::Result<()>,
+    plan: Plan,
+    state: Vec<State>,
+    /// Entries held (by position in the plan) with their weight, and what the transport rules found on each.
+    held: HashMap<u32, (Entry, usize)>,
+    found: HashMap<u32, Vec<(Option<usize>, Diag)>>,
+    held_bytes: usize,
+    held_max: usize,
+    /// The next position in `plan.indexes` an arriving entry may be.
+    next: usize,
+    /// The transport rules over every entry in time order (sessions interleaved, as they happened).
+    transport: crate::transport::Transport,
+    by_time: usize,
+    by_session: usize,
+    /// How many sessions after the first were started.
+    sessions: usize,
+    group: Group,
+    messages: usize,
+    held_out: usize,
+    first_out: Option<u32>,
+    error: Option<io::Error>,
+}
+
+impl<'a, W: Write> Run<'a, W> {
+    fn new(plan: Plan, held_max: usize, checker: &'a mut Checker, name: &'a str, rep: &'a mut Reporter<W>, end_stream: &'a mut dyn FnMut(&mut Checker, &mut Reporter<W>) -> io::Result<()>) -> Self {
+        Run {
+            checker,
+            name,
+            rep,
+            end_stream,
+            state: vec![State::Waiting; plan.indexes.len()],
+            plan,
+            held: HashMap::new(),
+            found: HashMap::new(),
+            held_bytes: 0,
+            held_max,
+            next: 0,
+            transport: crate::transport::Transport::new("entry"),
+            by_time: 0,
+            by_session: 0,
+            sessions: 0,
+            group: Group::default(),
+            messages: 0,
+            held_out: 0,
+            first_out: None,
+            error: None,
+        }
+    }
+
+    /// Entry `index` of the file, as read.
+    fn arrive(&mut self, index: usize, raw: RawEntry) {
+        let Some(&want) = self.plan.indexes.get(self.next) else { return };
+        if self.error.is_some() || want as usize != index {
+            return;
+        }
+        let pos = self.next as u32;
+        self.next += 1;
+        let e = Entry::from_raw(index, raw);
+        let weight = e.weight();
+        self.held.insert(pos, (e, weight));
+        self.held_bytes += weight;
+        self.state[pos as usize] = State::Read;
+        if let Err(e) = self.advance() {
+            self.error = Some(e);
+            return;
+        }
+        // Its turn has not come: it stays, if it fits.
+        if self.held_bytes > self.held_max && self.held.contains_key(&pos) {
+            self.drop_out(pos);
+        }
+    }
+
+    fn drop_out(&mut self, pos: u32) {
+        if let Some((_, w)) = self.held.remove(&pos) {
+            self.held_bytes -= w;
+        }
+        self.found.remove(&pos);
+        self.state[pos as usize] = State::Out;
+        self.held_out += 1;
+        let index = self.plan.indexes[pos as usize];
+        self.first_out = Some(self.first_out.map_or(index, |f| f.min(index)));
+    }
+
+    /// Runs the transport rules and the checker as far as the entries read allow.
+    fn advance(&mut self) -> io::Result<()> {
+        while let Some(pos) = self.plan.by_time(self.by_time) {
+            match self.state[pos as usize] {
+                State::Waiting => break,
+                State::Read => {
+                    let (e, _) = &self.held[&pos];
+                    let mut out = Vec::new();
+                    e.feed(&e.pieces(), &mut self.transport, &mut out);
+                    if !out.is_empty() {
+                        self.found.insert(pos, out);
+                    }
+                    self.state[pos as usize] = State::Transported;
+                }
+                _ => {}
+            }
+            self.by_time += 1;
+        }
+        while let Some(pos) = self.plan.by_session(self.by_session) {
+            let state = self.state[pos as usize];
+            if matches!(state, State::Waiting | State::Read) {
+                break;
+            }
+            if self.plan.session_starts.get(self.sessions) == Some(&self.by_session) {
+                // The next session: the last one ends (its 2024-11-05 streams' messages left, its end rules).
+                self.group.finish(self.checker, self.name, self.rep, &mut self.messages)?;
+                (self.end_stream)(self.checker, self.rep)?;
+                self.checker.reset_stream();
+                self.sessions += 1;
+            }
+            if state == State::Transported {
+                let (e, w) = self.held.remove(&pos).expect("a transported entry is held");
+                self.held_bytes -= w;
+                let found = self.found.remove(&pos).unwrap_or_default();
+                self.group.check(e, found, self.checker, self.name, self.rep, &mut self.messages)?;
+                self.state[pos as usize] = State::Checked;
+            }
+            self.by_session += 1;
+        }
+        Ok(())
+    }
+
+    /// The end of the file: entries it never reached are out, the rest is checked.
+    fn finish(&mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        for pos in 0..self.state.len() {
+            if self.state[pos] == State::Waiting {
+                self.state[pos] = State::Out;
+            }
+        }
+        self.advance()?;
+        self.group.finish(self.checker, self.name, self.rep, &mut self.messages)
+    }
+}
+
+/// One session's state in the second pass: its 2024-11-05 HTTP+SSE streams, and the ids its
+/// client's requests used.
+#[derive(Default)]
+struct Group {
+    streams: Vec<Legacy>,
+    asked: HashSet<String>,
+}
+
+/// A 2024-11-05 HTTP+SSE stream: the GET (without its bodies), what the transport rules found on
+/// it, and its pieces not checked yet, each with the id it answers.
+struct Legacy {
+    entry: Entry,
+    found: Vec<(Option<usize>, Diag)>,
+    queue: VecDeque<(usize, Piece, Option<String>)>,
+}
+
+impl Group {
+    /// Checks one entry of the session. A 2024-11-05 HTTP+SSE stream (a GET whose first event is
+    /// `endpoint`) carries the server's messages for the whole session while the client POSTs its
+    /// own, and a HAR keeps no time per event: so its messages are checked after the POSTs, each
+    /// response once the POST of its request was checked, with what precedes it on the stream.
+    fn check<W: Write>(&mut self, mut e: Entry, found: Vec<(Option<usize>, Diag)>, checker: &mut Checker, name: &str, rep: &mut Reporter<W>, messages: &mut usize) -> io::Result<()> {
         let pieces = e.pieces();
-        let legacy = e.at.method.as_deref() == Some("GET") && pieces.iter().find(|p| p.part == Part::Response).and_then(|p| p.sse.as_ref()).is_some_and(|m| m.kind.as_deref() == Some("endpoint"));
-        if legacy {
-            check_entry(checker, name, e, Vec::new(), true, &transport[i], rep, stats)?;
-            streams.push((i, pieces.into_iter().enumerate().collect()));
+        if e.is_legacy_stream(&pieces) {
+            check_entry(checker, name, &e, Vec::new(), true, &found, rep, messages)?;
+            // The stream's events are its pieces now: its text is not needed again.
+            e.request = Body::Empty;
+            e.response = Body::Empty;
+            let queue = pieces
+                .into_iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let id = response_id(&p);
+                    (k, p, id)
+                })
+                .collect();
+            self.streams.push(Legacy { entry: e, found, queue });
         } else {
             for p in pieces.iter().filter(|p| p.part == Part::Request) {
-                if let Content::Msg(Value::Object(m)) = &p.content {
-                    if let (Some(_), Some(id)) = (m.get("method"), m.get("id")) {
-                        asked.insert(id.to_string());
+                if let Content::Msg(text) = &p.content {
+                    if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text) {
+                        if let (Some(_), Some(id)) = (m.get("method"), m.get("id")) {
+                            self.asked.insert(id.to_string());
+                        }
                     }
                 }
             }
-            check_entry(checker, name, e, pieces.into_iter().enumerate().collect(), true, &transport[i], rep, stats)?;
+            check_entry(checker, name, &e, pieces.into_iter().enumerate().collect(), true, &found, rep, messages)?;
         }
-        for (s, queue) in &mut streams {
+        for s in &mut self.streams {
             // Up to the last response whose request was sent: what comes after it waits for the next POST.
             let mut upto = 0;
-            for (k, (_, p)) in queue.iter().enumerate() {
-                match response_id(p) {
-                    Some(id) if asked.contains(&id) => upto = k + 1,
+            for (k, (_, _, id)) in s.queue.iter().enumerate() {
+                match id {
+                    Some(id) if self.asked.contains(id) => upto = k + 1,
                     Some(_) => break,
                     None => {}
                 }
             }
-            let ready: Vec<(usize, Piece)> = queue.drain(..upto).collect();
-            check_entry(checker, name, &entries[*s], ready, false, &transport[*s], rep, stats)?;
+            let ready: Vec<(usize, Piece)> = s.queue.drain(..upto).map(|(k, p, _)| (k, p)).collect();
+            check_entry(checker, name, &s.entry, ready, false, &s.found, rep, messages)?;
         }
+        Ok(())
     }
-    for (s, queue) in streams {
-        check_entry(checker, name, &entries[s], queue.into_iter().collect(), false, &transport[s], rep, stats)?;
+
+    /// The end of the session: what its 2024-11-05 streams still hold.
+    fn finish<W: Write>(&mut self, checker: &mut Checker, name: &str, rep: &mut Reporter<W>, messages: &mut usize) -> io::Result<()> {
+        for s in std::mem::take(&mut self.streams) {
+            check_entry(checker, name, &s.entry, s.queue.into_iter().map(|(k, p, _)| (k, p)).collect(), false, &s.found, rep, messages)?;
+        }
+        self.asked.clear();
+        Ok(())
     }
-    Ok(())
 }
 
 /// Checks `pieces` of an entry (index and piece), after the findings on the entry as a whole when `head`.
 #[allow(clippy::too_many_arguments)]
-fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: Vec<(usize, Piece)>, head: bool, transport: &[(Option<usize>, Diag)], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
+fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: Vec<(usize, Piece)>, head: bool, transport: &[(Option<usize>, Diag)], rep: &mut Reporter<W>, messages: &mut usize) -> io::Result<()> {
     let line = e.at.line;
-    if head && e.skip == Some(Skip::HeldFull) {
-        let msg = format!("not checked: the MCP bodies held to order the entries reached {HELD_MAX} bytes");
-        let o = Outcome { line, place: Some(e.at.place(None, None)), diags: vec![diag("", "har.held", Severity::Error, msg)], ..Outcome::default() };
-        return rep.outcome(name, &o);
-    }
     // What the transport rules found on the entry's request or response as a whole.
     let whole: Vec<Diag> = transport.iter().filter(|(p, _)| head && p.is_none()).map(|(_, d)| checker.strictly(d.clone())).collect();
     if !whole.is_empty() {
@@ -206,9 +385,12 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: V
         let ev = event.as_ref().map(|(i, id)| (*i as u64, id.as_deref()));
         let own: Vec<Diag> = transport.iter().filter(|(p, _)| *p == Some(n)).map(|(_, d)| checker.strictly(d.clone())).collect();
         let mut o = match content {
-            Content::Msg(msg) => {
-                stats.messages += 1;
+            Content::Msg(text) => {
+                *messages += 1;
                 let dir = if part == Part::Request { "c2s" } else { "s2c" };
+                // The one message parsed at a time (it parsed as JSON when the entry was read).
+                let msg = serde_json::from_str::<Value>(&text).unwrap_or(Value::Null);
+                drop(text);
                 let mut o = checker.check_value(json!({"dir": dir, "msg": msg}), line);
                 // Pointers into the message itself: the wrapper is the checker's, not the file's.
                 for d in &mut o.diags {
@@ -252,37 +434,12 @@ mod tests {
     }
 
     #[test]
-    fn entries_are_grouped_by_session_and_the_number_of_groups_is_bounded() {
-        let entry = |session: Option<String>| Entry {
-            at: crate::transport::Where { session_id: session, ..Default::default() },
-            query: None,
-            req: Default::default(),
-            resp: Default::default(),
-            started: None,
-            request: Default::default(),
-            response: Default::default(),
-            skip: None,
-        };
-        // No id, A, B, A: three groups in the order they start, A's entries together.
-        let entries: Vec<Entry> = [None, Some("A"), Some("B"), Some("A")].iter().map(|s| entry(s.map(str::to_owned))).collect();
-        let order: Vec<(i128, usize)> = (0..entries.len()).map(|i| (0, i)).collect();
-        assert_eq!(by_session(&entries, &order), vec![vec![0], vec![1, 3], vec![2]]);
-        // Past the limit, later sessions join the entries without an id.
-        let entries: Vec<Entry> = (0..SESSIONS_MAX + 10).map(|i| entry(Some(format!("s{i}")))).collect();
-        let order: Vec<(i128, usize)> = (0..entries.len()).map(|i| (0, i)).collect();
-        let groups = by_session(&entries, &order);
-        assert_eq!(groups.len(), SESSIONS_MAX + 1);
-        assert_eq!(groups[SESSIONS_MAX], (SESSIONS_MAX..SESSIONS_MAX + 10).collect::<Vec<_>>());
-    }
-
-    #[test]
     fn reading_stops_at_the_file_limit() {
         let har = br#"{"log": {"entries": [{"request": {"url": "http://h/"}}, {"request": {"url": "http://h/"}}]}}"#;
-        let (mut out, mut stats) = (Vec::new(), HarStats::default());
-        let e = read_entries(Limit { inner: &har[..], left: 40 }, &mut out, &mut stats).unwrap_err();
+        let e = read_entries(Limit { inner: &har[..], left: 40 }, &mut |_| {}, &mut Vec::new()).unwrap_err();
         assert!(e.contains(CUT), "{e}");
-        let mut stats = HarStats::default();
-        read_entries(Limit { inner: &har[..], left: har.len() as u64 }, &mut out, &mut stats).unwrap();
-        assert_eq!(stats.entries, 2);
+        let mut n = 0;
+        read_entries(Limit { inner: &har[..], left: har.len() as u64 }, &mut |_| n += 1, &mut Vec::new()).unwrap();
+        assert_eq!(n, 2);
     }
 }

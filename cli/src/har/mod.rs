@@ -2,14 +2,20 @@
 //! Playwright, intercepting proxies), each with its HTTP context, through the same checker as a
 //! JSONL recording. See cli/README.md, "Checking a HAR".
 //!
-//! Bounds: the file is read as a stream ([`read`]), at most [`FILE_MAX`] bytes; a string in it
-//! costs its length while it is read (serde's buffer), a body longer than [`BODY_MAX`] is dropped
-//! and reported, and the MCP bodies kept to put entries in time order total at most [`HELD_MAX`].
+//! Bounds: the file is read as a stream ([`read`]), twice ([`plan`]: which entries are MCP and
+//! the order to check them in; then [`check`]: each entry checked as soon as its turn comes), at
+//! most [`FILE_MAX`] bytes; a string in it costs its length while it is read (serde's buffer), a
+//! body longer than [`BODY_MAX`] is dropped and reported, and the MCP entries read before their
+//! turn are held up to [`HELD_MAX`] bytes (`check --har-held`). A message is kept as its JSON text
+//! and parsed only when it is checked, one at a time.
 
 mod check;
+mod classify;
+mod plan;
 mod read;
 pub mod text;
 
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 pub use check::{check_har, looks_like_har};
@@ -21,24 +27,18 @@ use text::{base64, instant, parse_sse};
 pub const FILE_MAX: u64 = 1 << 30;
 /// The longest body kept (as written in the HAR, base64 included).
 pub const BODY_MAX: usize = 128 << 20;
-/// The MCP bodies held together while the file is read (they are put in time order before checking).
+/// The MCP entries held at once by default: those read before their turn to be checked (a later
+/// session's while an earlier one is checked, entries out of time order). `check --har-held`.
 pub const HELD_MAX: usize = 256 << 20;
-
-/// Why an entry's bodies were not read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Skip {
-    /// Not MCP: counted in [`HarStats::not_mcp`].
-    NotMcp,
-    /// The bodies held already reached [`HELD_MAX`].
-    HeldFull,
-}
 
 /// Counts over one HAR.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HarStats {
     pub entries: usize,
-    /// Entries skipped as not MCP (no JSON-RPC in either body, no MCP header).
+    /// Entries skipped as not MCP (see [`classify`]).
     pub not_mcp: usize,
+    /// MCP entries not checked because holding them would have passed the budget.
+    pub held_out: usize,
     /// MCP messages handed to the checker.
     pub messages: usize,
     /// Whether the entries were out of time order (then they were sorted).
@@ -84,10 +84,6 @@ impl Body {
             Body::Empty => 0,
         }
     }
-
-    fn has_jsonrpc(&self) -> bool {
-        matches!(self, Body::Text { text, .. } if memchr::memmem::find(text.as_bytes(), b"\"jsonrpc\"").is_some())
-    }
 }
 
 /// An entry as kept: its exchange (the same model as a recording's `http` lines), time and bodies.
@@ -99,17 +95,21 @@ pub(crate) struct Entry {
     pub req: transport::Headers,
     pub resp: transport::Headers,
     pub started: Option<i128>,
+    /// A digest of the URL without its query ([`classify`]).
+    pub endpoint: u64,
     pub request: Body,
     pub response: Body,
-    pub skip: Option<Skip>,
 }
 
 impl Entry {
-    fn from_raw(index: usize, started: Option<&str>, req: read::Request, resp: read::Response) -> Entry {
-        let (method, url, req_headers, post) = req.parts();
-        let (status, resp_headers, content) = resp.parts();
+    fn from_raw(index: usize, raw: read::RawEntry) -> Entry {
+        let started = raw.started_date_time.kept();
+        let (method, url, req_headers, post) = raw.request.parts();
+        let (status, resp_headers, content) = raw.response.parts();
         let (req_headers, resp_headers) = (req_headers.0, resp_headers.0);
         let (path, query) = url.kept().and_then(url_parts).unzip();
+        // The scheme, authority and path (no query: 2024-11-05 names the session there).
+        let endpoint = plan::digest(url.kept().map_or("", |u| u.split(['?', '#']).next().unwrap_or(u)));
         let at = Where {
             noun: "entry",
             x: index as u64,
@@ -121,25 +121,16 @@ impl Entry {
             session_id: req_headers.session_id.clone().or_else(|| resp_headers.session_id.clone()),
             protocol_version: req_headers.protocol_version.clone(),
         };
-        let mut e = Entry {
+        Entry {
+            endpoint,
             started: started.and_then(instant),
             request: Body::from_raw(post, req_headers.content_type.as_deref()),
             response: Body::from_raw(content, resp_headers.content_type.as_deref()),
-            skip: None,
             at,
             query: query.flatten(),
             req: req_headers,
             resp: resp_headers,
-        };
-        // A request that names a session or a version is MCP even with no JSON-RPC body (a GET stream, a DELETE).
-        if e.req.session_id.is_none() && e.req.protocol_version.is_none() && !e.request.has_jsonrpc() && !e.response.has_jsonrpc() {
-            e.skip = Some(Skip::NotMcp);
         }
-        e
-    }
-
-    fn is_mcp(&self) -> bool {
-        self.skip != Some(Skip::NotMcp)
     }
 
     fn weight(&self) -> usize {
@@ -147,10 +138,9 @@ impl Entry {
         256 + self.req.weight() + self.resp.weight() + self.query.as_ref().map_or(0, String::len) + self.request.weight() + self.response.weight()
     }
 
-    fn drop_bodies(&mut self, why: Skip) {
-        self.request = Body::Empty;
-        self.response = Body::Empty;
-        self.skip = Some(why);
+    /// Whether the response is a 2024-11-05 HTTP+SSE stream: a GET whose first SSE event is `endpoint`.
+    fn is_legacy_stream(&self, pieces: &[Piece]) -> bool {
+        self.at.method.as_deref() == Some("GET") && pieces.iter().find(|p| p.part == Part::Response).and_then(|p| p.sse.as_ref()).is_some_and(|m| m.kind.as_deref() == Some("endpoint"))
     }
 
     /// What the entry carries, in order: the request body's message, then the response's
@@ -167,17 +157,17 @@ impl Entry {
                 for (i, e) in sse.events.into_iter().enumerate() {
                     let sse = Some(SseMeta { own_id: e.id.clone().filter(|_| e.own_id), kind: e.event, retry: e.retry });
                     // An event with no data (2025-11-25's priming event) carries no message.
-                    let content = if e.data.is_empty() {
-                        Content::Bare
+                    let (content, data) = if e.data.is_empty() {
+                        (Content::Bare, None)
                     } else {
-                        match serde_json::from_str::<Value>(&e.data) {
-                            Ok(v) => Content::Msg(v),
+                        // Only checked to be JSON here; parsed when its turn comes, so one message is a tree at a time.
+                        match serde_json::from_str::<IgnoredAny>(&e.data) {
+                            Ok(_) => (Content::Msg(e.data), None),
                             // Another type than `message` (2024-11-05's `endpoint`) carries no message.
-                            Err(_) if sse.as_ref().and_then(|m| m.kind.as_deref()).is_some_and(|k| k != "message") => Content::Bare,
-                            Err(err) => Content::Bad(format!("the event's data is not JSON: {err}")),
+                            Err(_) if sse.as_ref().and_then(|m| m.kind.as_deref()).is_some_and(|k| k != "message") => (Content::Bare, Some(e.data)),
+                            Err(err) => (Content::Bad(format!("the event's data is not JSON: {err}")), None),
                         }
                     };
-                    let data = matches!(content, Content::Bare).then_some(e.data).filter(|d| !d.is_empty());
                     out.push(Piece { part: Part::Response, event: Some((i, e.id)), content, sse, data });
                 }
                 if let Some(r) = sse.lone_retry {
@@ -212,9 +202,11 @@ impl Entry {
             let event = p.event.as_ref().map(|(n, _)| *n as u64);
             let event_id = p.sse.as_ref().and_then(|m| m.own_id.clone());
             match &p.content {
-                Content::Msg(v) => {
+                Content::Msg(text) => {
                     let at = MsgAt { x, part: if p.part == Part::Request { transport::Part::Request } else { transport::Part::Response }, event, event_id };
-                    found.extend(t.message(&at, v).diags.into_iter().map(|d| (Some(i), d)));
+                    if let Ok(v) = serde_json::from_str::<Value>(text) {
+                        found.extend(t.message(&at, &v).diags.into_iter().map(|d| (Some(i), d)));
+                    }
                 }
                 Content::Bare | Content::Bad(_) if event.is_some() => {
                     let m = p.sse.as_ref();
@@ -254,10 +246,13 @@ fn body_piece(body: &Body, part: Part) -> Option<Piece> {
     let content = match body {
         Body::Empty => return None,
         Body::Bad(why) => Content::Bad(why.clone()),
-        Body::Text { text, .. } => match serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(text)) {
-            Ok(v) => Content::Msg(v),
-            Err(e) => Content::Bad(format!("the body is not JSON: {e}")),
-        },
+        Body::Text { text, .. } => {
+            let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+            match serde_json::from_str::<IgnoredAny>(text) {
+                Ok(_) => Content::Msg(text.to_string()),
+                Err(e) => Content::Bad(format!("the body is not JSON: {e}")),
+            }
+        }
     };
     Some(Piece { part, event: None, content, sse: None, data: None })
 }
@@ -271,8 +266,8 @@ pub(crate) enum Part {
 /// What a piece holds.
 #[derive(Debug)]
 pub(crate) enum Content {
-    /// A message (or batch).
-    Msg(Value),
+    /// A message (or batch), as its JSON text (known to parse): a tree only while it is checked.
+    Msg(String),
     /// Why a body or event could not be read.
     Bad(String),
     /// An SSE event with no message (a priming event, a 2024-11-05 `endpoint`, a lone `retry`).

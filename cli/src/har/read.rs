@@ -7,7 +7,7 @@ use std::io::Read;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use super::{Entry, HarStats, Skip, BODY_MAX, HELD_MAX};
+use super::BODY_MAX;
 
 /// A string kept only up to `N` bytes: a longer one is dropped as soon as it is read, with its length
 /// (a capped string; the capped map is `bounded::Capped`).
@@ -125,54 +125,48 @@ pub(crate) struct Response {
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct RawEntry {
+pub(crate) struct RawEntry {
     #[serde(default)]
-    started_date_time: StrUpTo<64>,
+    pub started_date_time: StrUpTo<64>,
     #[serde(default)]
-    request: Request,
+    pub request: Request,
     #[serde(default)]
-    response: Response,
+    pub response: Response,
 }
 
-/// Reads the HAR from `r`; entries go to `out` in file order with their index. `Err` is where
-/// the JSON stopped being a HAR (the entries before it are in `out`).
-pub(crate) fn read_entries<R: Read>(r: R, out: &mut Vec<Entry>, stats: &mut HarStats) -> Result<(), String> {
-    read_entries_held(r, out, stats, HELD_MAX)
-}
-
-fn read_entries_held<R: Read>(r: R, out: &mut Vec<Entry>, stats: &mut HarStats, held_max: usize) -> Result<(), String> {
+/// Reads the HAR from `r`, handing each entry to `each` in file order. `Err` is where the JSON
+/// stopped being a HAR (the entries before it were handed on). A key repeated at the top of the
+/// file or in `log` is not read again (the first one counts) and is named in `repeated`: JSON
+/// readers disagree on which of two equal names wins (RFC 8259, section 4: names SHOULD be
+/// unique), so such a file must not pass as if it were clear.
+pub(crate) fn read_entries<R: Read>(r: R, each: &mut dyn FnMut(RawEntry), repeated: &mut Vec<String>) -> Result<(), String> {
     let mut de = serde_json::Deserializer::from_reader(r);
-    let mut held = 0usize;
-    let mut sink = Sink { out, stats, held: &mut held, held_max };
+    let mut sink = Sink { each, repeated };
     Root(&mut sink).deserialize(&mut de).map_err(|e| e.to_string())?;
     de.end().map_err(|e| e.to_string())
 }
 
 struct Sink<'a> {
-    out: &'a mut Vec<Entry>,
-    stats: &'a mut HarStats,
-    held: &'a mut usize,
-    held_max: usize,
+    each: &'a mut dyn FnMut(RawEntry),
+    repeated: &'a mut Vec<String>,
 }
 
-impl Sink<'_> {
-    fn take(&mut self, raw: RawEntry) {
-        let index = self.stats.entries;
-        self.stats.entries += 1;
-        let mut e = Entry::from_raw(index, raw.started_date_time.kept(), raw.request, raw.response);
-        if !e.is_mcp() {
-            self.stats.not_mcp += 1;
-            return;
+/// Keys remembered per object to find a repeated one (a HAR's `log` has seven).
+const KEYS_TRACKED: usize = 64;
+
+/// The keys of one object so far: whether `k` was seen before (noted in `repeated` with `at`).
+fn repeated_key(seen: &mut Vec<String>, k: &StrUpTo<64>, at: &str, repeated: &mut Vec<String>) -> bool {
+    let Some(k) = k.kept() else { return false };
+    if seen.iter().any(|s| s == k) {
+        if repeated.len() < KEYS_TRACKED {
+            repeated.push(format!("`{}` {at}", crate::bounded::clip(k)));
         }
-        let weight = e.weight();
-        if *self.held + weight > self.held_max {
-            // Past the bound the bodies are dropped and the entry is reported, not held.
-            e.drop_bodies(Skip::HeldFull);
-        } else {
-            *self.held += weight;
-        }
-        self.out.push(e);
+        return true;
     }
+    if seen.len() < KEYS_TRACKED {
+        seen.push(k.to_string());
+    }
+    false
 }
 
 struct Root<'a, 'b>(&'a mut Sink<'b>);
@@ -192,9 +186,9 @@ impl<'de> Visitor<'de> for Root<'_, '_> {
         f.write_str("a HAR object with `log`")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = false;
+        let (mut seen, mut keys) = (false, Vec::new());
         while let Some(k) = map.next_key::<StrUpTo<64>>()? {
-            if k.kept() == Some("log") && !seen {
+            if !repeated_key(&mut keys, &k, "at the top of the file", self.0.repeated) && k.kept() == Some("log") {
                 seen = true;
                 map.next_value_seed(Log(&mut *self.0))?;
             } else {
@@ -221,9 +215,9 @@ impl<'de> Visitor<'de> for Log<'_, '_> {
         f.write_str("the HAR `log` object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = false;
+        let (mut seen, mut keys) = (false, Vec::new());
         while let Some(k) = map.next_key::<StrUpTo<64>>()? {
-            if k.kept() == Some("entries") && !seen {
+            if !repeated_key(&mut keys, &k, "in `log`", self.0.repeated) && k.kept() == Some("entries") {
                 seen = true;
                 map.next_value_seed(Entries(&mut *self.0))?;
             } else {
@@ -251,7 +245,7 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(raw) = seq.next_element::<RawEntry>()? {
-            self.0.take(raw);
+            (self.0.each)(raw);
         }
         Ok(())
     }
@@ -272,7 +266,6 @@ impl Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::har::Body;
 
     #[test]
     fn a_long_string_is_dropped_with_its_length() {
@@ -283,14 +276,11 @@ mod tests {
     }
 
     #[test]
-    fn held_bodies_are_bounded() {
-        let e = |id: u32| format!(r#"{{"request": {{"method": "POST", "url": "http://h/mcp", "postData": {{"text": "{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"ping\"}}"}}}}}}"#);
-        let har = format!(r#"{{"log": {{"entries": [{}, {}, {{"request": {{"url": "http://h/"}}}}]}}}}"#, e(1), e(2));
-        let (mut out, mut stats) = (Vec::new(), HarStats::default());
-        read_entries_held(har.as_bytes(), &mut out, &mut stats, 400).unwrap();
-        assert_eq!((stats.entries, stats.not_mcp, out.len()), (3, 1, 2));
-        assert!(out[0].skip.is_none() && matches!(out[0].request, Body::Text { .. }));
-        assert_eq!(out[1].skip, Some(Skip::HeldFull));
-        assert!(matches!(out[1].request, Body::Empty));
+    fn a_repeated_key_is_named_and_the_first_one_counts() {
+        let har = br#"{"log": {"entries": [{}], "entries": [{}, {}]}, "log": {"entries": [{}, {}, {}]}}"#;
+        let (mut n, mut repeated) = (0, Vec::new());
+        read_entries(&har[..], &mut |_| n += 1, &mut repeated).unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(repeated, vec!["`entries` in `log`".to_string(), "`log` at the top of the file".to_string()]);
     }
 }

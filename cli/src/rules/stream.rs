@@ -56,8 +56,8 @@ pub static RESPONSE_RESULT: Rule = error(
 pub static TYPED_DESERIALIZE: Rule = error("deserialize", "typed", "the crate's typed reading: the value reads as the Rust type of its schema type (`check` without `--no-typed`)");
 pub static TYPED_ROUNDTRIP: Rule = error("roundtrip", "typed", "the crate's lossless reading: the typed value writes back as the JSON it was read from (`--roundtrip`)");
 pub static CHECKER_INTERNAL: Rule = error("internal", "checker", "a bug of the checker (it panicked on the value, or a table it needs is missing); please report it");
-pub static HAR_FILE: Rule = error("har", "har", "HAR 1.2: the file is a HAR within the checker's size bound (checked up to the cut)");
-pub static HAR_HELD: Rule = error("har.held", "har", "the checker's bound: the MCP bodies held to put a HAR's entries in time order exceeded it; the entry is not checked");
+pub static HAR_FILE: Rule = error("har", "har", "HAR 1.2: the file is a HAR within the checker's size bound (checked up to the cut), with each key once at its top and in `log` (RFC 8259: names should be unique)");
+pub static HAR_HELD: Rule = error("har.held", "har", "the checker's bound (`--har-held`): the MCP entries held while they wait for their turn (a later session's, out of time order) exceeded it; those entries are not checked, one finding counts them");
 pub static HAR_BODY: Rule = error("har.body", "har", "HAR 1.2 and Streamable HTTP: an MCP body of an entry is readable (decoded text, a known content type, an SSE stream that parses)");
 pub static SSE_UNTERMINATED: Rule = warning("sse.unterminated", "sse", "Server-Sent Events: an event ends with a blank line; a stream that ends inside one is discarded by the SSE rules, so it is not checked");
 
