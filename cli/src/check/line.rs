@@ -26,6 +26,11 @@ impl Checker {
         if text.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
             return None;
         }
+        // Weighed before it is read: a line of small objects costs ~90 times its bytes as a tree.
+        if let Err(e) = crate::cost::check(text.as_bytes()) {
+            out.diags.push(error("", "line.too-costly", format!("{e}; skipped")));
+            return Some(out);
+        }
         match serde_json::from_str::<Value>(text) {
             Ok(value) if is_http_line(&value) => {
                 // A bridge's HTTP lines belong to their leg's exchanges (`proxy --http --to`).
