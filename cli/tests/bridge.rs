@@ -121,3 +121,33 @@ cat >/dev/null"#;
     assert_eq!((&answers[2]["id"], &answers[2]["result"]["content"][0]["text"]), (&json!(2), &json!("got it")));
     assert!(peak < 1_500_000_000, "peak RSS {peak}");
 }
+
+#[test]
+fn the_summary_of_a_bridge_recording_says_the_leg_and_counts_a_passed_on_finding_once() {
+    // The client's own mistake (arguments that break the tool's inputSchema) travels on both legs:
+    // the bridge passed it on.
+    let lines = [
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}},"bridge":{"verdict":"converted","method":"initialize"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#,
+        r#"{"leg":"server","dir":"s2c","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},"bridge":{"verdict":"converted","method":"initialize result"}}"#,
+        r#"{"leg":"client","dir":"s2c","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}"#,
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","method":"notifications/initialized"},"bridge":{"verdict":"converted","method":"notifications/initialized"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"},"bridge":{"verdict":"converted","method":"tools/list"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","method":"tools/list"}}"#,
+        r#"{"leg":"server","dir":"s2c","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}},"bridge":{"verdict":"converted","method":"tools/list result"}}"#,
+        r#"{"leg":"client","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}}"#,
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"n":"x"}}},"bridge":{"verdict":"converted","method":"tools/call"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/3","method":"tools/call","params":{"name":"add","arguments":{"n":"x"}}}}"#,
+    ];
+    let file = TempFile::new("legs-summary.jsonl", format!("{}\n", lines.join("\n")).as_bytes());
+    let r = run(&["check", "--summary", file.path()], None);
+    let findings: Vec<&str> = r.stdout.lines().filter(|l| l.contains(": error [")).collect();
+    assert!(findings.len() == 1 && findings[0].contains("legs-summary.jsonl:11:") && findings[0].contains("session.tools.input-schema"), "{}", r.stdout);
+    for row in ["summary: messages per leg", "  client: c2s request tools/call: 1", "  server: c2s request tools/call: 1", "summary: findings per rule (both legs", "  session.tools.input-schema (error): 1"] {
+        assert!(r.stdout.contains(row), "{row}: {}", r.stdout);
+    }
+    let r = run(&["check", "--summary", "--json", file.path()], None);
+    let summary: Value = r.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find_map(|v| v.get("summary").cloned()).unwrap();
+    assert!(summary["messages"].as_array().unwrap().iter().all(|m| m["leg"] == "client" || m["leg"] == "server"), "{summary}");
+}
