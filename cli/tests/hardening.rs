@@ -364,3 +364,14 @@ fn a_line_too_costly_as_a_tree_is_a_finding_and_the_next_line_is_checked() {
     let (_, stdout, ..) = common::run_measured(&["check", "--json", "--max-tree-mib=512", "-"], small);
     assert!(!stdout.contains("line.too-costly"), "{stdout}");
 }
+
+#[test]
+fn the_proxys_checker_reports_a_line_too_costly_and_passes_it_on() {
+    // `proxy -- cat`: the line goes to the server unchanged (and back); its checker child skips it.
+    let mut input = common::small_objects_call(1, 24 << 20);
+    input.push(b'\n');
+    let len = input.len();
+    let (code, stdout, stderr, _) = common::run_measured(&["proxy", "--protocol=2025-11-25", "--", "cat"], input);
+    assert_eq!(stdout.len(), len, "passed on unchanged: {stderr}");
+    assert!(stderr.matches("[line.too-costly]").count() == 2 && stderr.contains("passed on unchecked"), "{code} {stderr}");
+}
