@@ -300,7 +300,8 @@ fn the_same_version_passes_bytes_unchanged() {
 fn bad_input_is_refused_not_passed() {
     let mut b = bridge("2026-07-28");
     b.from_client(&line(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})));
-    for bad in [&b"{"[..], b"[1,2]", b"7", b"\xff\xfe", b"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":5}"] {
+    // The last two: found by the bridge fuzz target, passed on converted with their `jsonrpc` as it came.
+    for bad in [&b"{"[..], b"[1,2]", b"7", b"\xff\xfe", b"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":5}", b"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"tools/list\"}", b"{\"id\":1,\"method\":\"tools/list\"}"] {
         let out = b.from_client(bad);
         assert!(out.to_server.is_empty(), "{bad:?} passed");
         let out = b.from_server(bad);
