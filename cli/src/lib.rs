@@ -16,6 +16,7 @@ pub mod check;
 pub mod cmd;
 pub mod compat_icons;
 pub mod convert;
+pub mod cost;
 pub mod har;
 pub mod input;
 pub mod proxy;

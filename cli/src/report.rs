@@ -141,7 +141,15 @@ impl<W: Write> Reporter<W> {
     pub fn summary(&mut self, s: &Summary) -> io::Result<()> {
         let messages = s.messages.into_iter().flatten();
         if self.json {
-            let messages: Vec<_> = messages.map(|((dir, kind, method), n)| json!({"dir": dir, "kind": kind, "method": method, "count": n})).collect();
+            let messages: Vec<_> = messages
+                .map(|((leg, dir, kind, method), n)| {
+                    let mut row = json!({"dir": dir, "kind": kind, "method": method, "count": n});
+                    if !leg.is_empty() {
+                        row["leg"] = json!(leg);
+                    }
+                    row
+                })
+                .collect();
             let findings: Vec<_> = self.findings.iter().map(|((rule, sev), n)| json!({"rule": rule, "severity": severity_name(*sev), "count": n})).collect();
             let unanswered: Vec<_> = s
                 .unanswered
@@ -158,11 +166,22 @@ impl<W: Write> Reporter<W> {
             serde_json::to_writer(&mut self.out, &line)?;
             return self.out.write_all(b"\n");
         }
-        writeln!(self.out, "summary: messages (direction, kind, method: count)")?;
-        for ((dir, kind, method), n) in messages {
-            writeln!(self.out, "  {dir} {kind} {}: {n}", escape(method))?;
+        // A bridge recording (`proxy --to`) has two legs: each message is counted on the leg it travelled.
+        let legs = s.messages.is_some_and(|m| m.keys().any(|k| !k.0.is_empty()));
+        if legs {
+            writeln!(self.out, "summary: messages per leg (leg: direction, kind, method: count; client: between the client and the bridge, server: between the bridge and the server)")?;
+        } else {
+            writeln!(self.out, "summary: messages (direction, kind, method: count)")?;
         }
-        writeln!(self.out, "summary: findings per rule")?;
+        for ((leg, dir, kind, method), n) in messages {
+            let leg = if leg.is_empty() { String::new() } else { format!("{leg}: ") };
+            writeln!(self.out, "  {leg}{dir} {kind} {}: {n}", escape(method))?;
+        }
+        if legs {
+            writeln!(self.out, "summary: findings per rule (both legs; a finding the bridge passed on is counted once, on the leg it came in)")?;
+        } else {
+            writeln!(self.out, "summary: findings per rule")?;
+        }
         if self.findings.is_empty() {
             writeln!(self.out, "  none")?;
         }

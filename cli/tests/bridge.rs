@@ -57,7 +57,7 @@ fn a_client_that_closes_early_still_gets_its_answer_through_the_bridges_initiali
     // server's stdin stays open until the bridge has sent them and the request.
     let script = r#"read l; echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'
 read l; case "$l" in *notifications/initialized*) ;; *) exit 3;; esac
-read l; case "$l" in *tools/list*) echo '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}';; *) exit 4;; esac"#;
+read l; case "$l" in *tools/list*) echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","result":{"tools":[]}}';; *) exit 4;; esac"#;
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
     let (code, stdout, stderr) = proxy(&["--to", "2025-11-25", "--", "sh", "-c", script], format!("{request}\n").as_bytes());
     assert_eq!(code, 0, "{stderr}");
@@ -93,4 +93,61 @@ fn a_bridge_recording_is_checked_as_two_streams() {
     let bad = TempFile::new("bad.jsonl", format!("{}\n", json!({"leg": "middle", "dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "ping"}})).as_bytes());
     let r = run(&["check", bad.path()], None);
     assert!(r.code == 1 && r.stdout.contains("[line.leg]"), "{}", r.stdout);
+}
+
+#[test]
+fn a_24_mib_line_through_the_stdio_bridge_costs_a_small_multiple_of_it() {
+    // A 2025-11-25 client, a 2025-06-18 server (a script): every message is converted. The first
+    // call is 24 MiB of small objects (a value tree of ~2.6 GB: refused unread, -32600); the second
+    // a 24 MiB base64 string (a tree about its size: converted and sent on).
+    let script = r#"read l; echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'
+read l
+head -n 1 | wc -c >&2
+echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","result":{"content":[{"type":"text","text":"got it"}]}}'
+cat >/dev/null"#;
+    let mut input = format!("{}\n{}\n", json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}), json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).into_bytes();
+    input.extend(common::small_objects_call(1, 24 << 20));
+    input.push(b'\n');
+    let blob = "QUJD".repeat(6 << 20);
+    input.extend(serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "see", "arguments": {"image": blob}}})).unwrap());
+    input.push(b'\n');
+    let (code, stdout, stderr, peak) = common::run_measured(&["proxy", "--to", "2025-06-18", "--", "sh", "-c", script], input);
+    println!("proxy --to 2025-06-18 (stdio), a 24 MiB line of small objects and a 24 MiB base64 line: peak RSS {} MiB", peak >> 20);
+    assert_eq!(code, 0, "{stderr}");
+    let answers: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), 3, "{stdout}");
+    assert_eq!((&answers[1]["id"], &answers[1]["error"]["code"]), (&json!(1), &json!(-32600)), "{}", answers[1]);
+    assert!(answers[1]["error"]["message"].as_str().unwrap().contains("value tree would take"));
+    assert_eq!((&answers[2]["id"], &answers[2]["result"]["content"][0]["text"]), (&json!(2), &json!("got it")));
+    assert!(peak < 1_500_000_000, "peak RSS {peak}");
+}
+
+#[test]
+fn the_summary_of_a_bridge_recording_says_the_leg_and_counts_a_passed_on_finding_once() {
+    // The client's own mistake (arguments that break the tool's inputSchema) travels on both legs:
+    // the bridge passed it on.
+    let lines = [
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}},"bridge":{"verdict":"converted","method":"initialize"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#,
+        r#"{"leg":"server","dir":"s2c","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},"bridge":{"verdict":"converted","method":"initialize result"}}"#,
+        r#"{"leg":"client","dir":"s2c","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}"#,
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","method":"notifications/initialized"},"bridge":{"verdict":"converted","method":"notifications/initialized"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"},"bridge":{"verdict":"converted","method":"tools/list"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","method":"tools/list"}}"#,
+        r#"{"leg":"server","dir":"s2c","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}},"bridge":{"verdict":"converted","method":"tools/list result"}}"#,
+        r#"{"leg":"client","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"add","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}}"#,
+        r#"{"leg":"client","dir":"c2s","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"n":"x"}}},"bridge":{"verdict":"converted","method":"tools/call"}}"#,
+        r#"{"leg":"server","dir":"c2s","msg":{"jsonrpc":"2.0","id":"mcp-schema-bridge/3","method":"tools/call","params":{"name":"add","arguments":{"n":"x"}}}}"#,
+    ];
+    let file = TempFile::new("legs-summary.jsonl", format!("{}\n", lines.join("\n")).as_bytes());
+    let r = run(&["check", "--summary", file.path()], None);
+    let findings: Vec<&str> = r.stdout.lines().filter(|l| l.contains(": error [")).collect();
+    assert!(findings.len() == 1 && findings[0].contains("legs-summary.jsonl:11:") && findings[0].contains("session.tools.input-schema"), "{}", r.stdout);
+    for row in ["summary: messages per leg", "  client: c2s request tools/call: 1", "  server: c2s request tools/call: 1", "summary: findings per rule (both legs", "  session.tools.input-schema (error): 1"] {
+        assert!(r.stdout.contains(row), "{row}: {}", r.stdout);
+    }
+    let r = run(&["check", "--summary", "--json", file.path()], None);
+    let summary: Value = r.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find_map(|v| v.get("summary").cloned()).unwrap();
+    assert!(summary["messages"].as_array().unwrap().iter().all(|m| m["leg"] == "client" || m["leg"] == "server"), "{summary}");
 }

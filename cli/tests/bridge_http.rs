@@ -57,6 +57,10 @@ async fn upstream(answer: fn(&Seen) -> Answer) -> (u16, Arc<Mutex<Vec<Seen>>>) {
                         let seen = Seen { method: parts.method.to_string(), headers: parts.headers, body: serde_json::from_slice(&body).unwrap_or(Value::Null) };
                         s.lock().unwrap().push(seen.clone());
                         let (status, headers, body) = answer(&seen);
+                        // A stub that takes its time to answer says so in a header of its answer.
+                        if let Some((_, ms)) = headers.iter().find(|(k, _)| *k == "x-stub-delay-ms") {
+                            tokio::time::sleep(Duration::from_millis(ms.parse().unwrap())).await;
+                        }
                         let mut resp = Response::builder().status(status);
                         for (k, v) in headers {
                             resp = resp.header(k, v);
@@ -209,7 +213,7 @@ async fn an_older_client_talks_to_a_2026_07_28_server() {
     // as one session: the second session's `initialize` would be a reused id.)
     let findings = std::fs::read_to_string(bridge.findings.path()).unwrap();
     let messages = lines.iter().filter(|l| l.get("msg").is_some()).count();
-    assert!(findings.lines().any(|l| l == format!("{messages} passed, 0 failed")) && findings.contains("findings per rule\n  none\n"), "{messages} messages: {findings}");
+    assert!(findings.lines().any(|l| l == format!("{messages} passed, 0 failed")) && findings.contains("findings per rule (both legs; a finding the bridge passed on is counted once, on the leg it came in)\n  none\n"), "{messages} messages: {findings}");
     assert!(findings.contains("bridge verdicts:") && findings.contains("refused") && findings.contains("resources/subscribe"), "{findings}");
 }
 
@@ -278,6 +282,37 @@ async fn a_2026_07_28_client_talks_to_an_older_server() {
     assert!(lines.iter().any(|l| l["http"]["x"] == *x && l["http"]["status"] == 405));
     let findings = std::fs::read_to_string(bridge.findings.path()).unwrap();
     assert!(findings.contains("bridge verdicts:") && findings.contains("answered") && findings.contains("server/discover"), "{findings}");
+}
+
+/// [`server25`], whose `tools/call` answers after 300 ms with the text of its `who` argument.
+fn server25_echo(seen: &Seen) -> Answer {
+    if seen.body.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return server25(seen);
+    }
+    let result = json!({"jsonrpc": "2.0", "id": seen.body["id"], "result": {"content": [{"type": "text", "text": seen.body["params"]["arguments"]["who"]}]}});
+    (200, vec![("content-type", "application/json".to_string()), ("mcp-session-id", "up-1".to_string()), ("x-stub-delay-ms", "300".to_string())], result.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stateless_clients_with_the_same_ids_get_their_own_answers() {
+    // Every SDK starts its ids at 0 or 1: two 2026-07-28 clients' requests, both id 1, at once
+    // through the one stateless bridge; each answer must reach its own client.
+    let (up, seen) = upstream(server25_echo).await;
+    let mut bridge = Bridge::start(up, "2025-11-25");
+    let c: Client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+    let meta = json!({META: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let call = |who: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"who": who}, "_meta": meta}}).to_string();
+    let (a, b) = (call("a"), call("b"));
+    let both = async { tokio::join!(send(&c, "POST", bridge.port, None, &a), send(&c, "POST", bridge.port, None, &b)) };
+    let ((status_a, _, body_a), (status_b, _, body_b)) = tokio::time::timeout(Duration::from_secs(30), both).await.expect("both clients get an answer");
+    for (status, body, who) in [(status_a, body_a, "a"), (status_b, body_b, "b")] {
+        let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        assert_eq!((status, &answer["id"], &answer["result"]["content"][0]["text"]), (200, &json!(1), &json!(who)), "{answer}");
+    }
+    // Upstream, each carried an id of the bridge's, none the same.
+    let ids: Vec<Value> = seen.lock().unwrap().iter().filter(|s| s.body["method"] == "tools/call").map(|s| s.body["id"].clone()).collect();
+    assert!(ids.len() == 2 && ids[0] != ids[1] && ids.iter().all(|i| i.as_str().is_some_and(|i| i.starts_with("mcp-schema-bridge/"))), "{ids:?}");
+    assert_eq!(bridge.stop(), 0);
 }
 
 // ---- real peers ----

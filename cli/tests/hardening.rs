@@ -344,3 +344,34 @@ fn json_files_have_the_line_limit() {
     assert_eq!(code, 1);
     assert_eq!(r.found, vec![err(1, "", "line.too-long")]);
 }
+
+#[test]
+fn a_line_too_costly_as_a_tree_is_a_finding_and_the_next_line_is_checked() {
+    // 24 MiB of small objects: about 2.6 GB as a value tree (4.25 GB peak before the budget).
+    let mut input = common::small_objects_call(1, 24 << 20);
+    input.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n");
+    let (code, stdout, stderr, peak) = common::run_measured(&["check", "--json", "--protocol=2025-11-25", "-"], input);
+    println!("check, a 24 MiB line of small objects: peak RSS {} MiB", peak >> 20);
+    assert_eq!(code, 1, "{stderr}");
+    let r = common::parse_json_output(&stdout);
+    assert_eq!(r.found, vec![err(1, "", "line.too-costly")]);
+    assert!(stdout.contains("value tree would take about"), "{stdout}");
+    assert!(peak < 1_500_000_000, "peak RSS {peak}");
+    // A higher floor lets it be read (small enough here to keep the test light).
+    let small = common::small_objects_call(1, 1 << 20);
+    let (code, stdout, ..) = common::run_measured(&["check", "--json", "--max-tree-mib=4", "-"], small.clone());
+    assert!(code == 1 && stdout.contains("line.too-costly"), "{stdout}");
+    let (_, stdout, ..) = common::run_measured(&["check", "--json", "--max-tree-mib=512", "-"], small);
+    assert!(!stdout.contains("line.too-costly"), "{stdout}");
+}
+
+#[test]
+fn the_proxys_checker_reports_a_line_too_costly_and_passes_it_on() {
+    // `proxy -- cat`: the line goes to the server unchanged (and back); its checker child skips it.
+    let mut input = common::small_objects_call(1, 24 << 20);
+    input.push(b'\n');
+    let len = input.len();
+    let (code, stdout, stderr, _) = common::run_measured(&["proxy", "--protocol=2025-11-25", "--", "cat"], input);
+    assert_eq!(stdout.len(), len, "passed on unchanged: {stderr}");
+    assert!(stderr.matches("[line.too-costly]").count() == 2 && stderr.contains("passed on unchecked"), "{code} {stderr}");
+}

@@ -26,9 +26,9 @@ fn args_for(knob: usize) -> CheckArgs {
 }
 
 /// Rows of `--summary`'s message counts past [`SUMMARY_METHODS_CAP`]: one `(other)` row per
-/// direction (`c2s`, `s2c`, `?`, the two MCP Apps sides) and kind (request, notification,
-/// result, error).
-const OTHER_ROWS: usize = 5 * 4;
+/// leg (none, `client`, `server`), direction (`c2s`, `s2c`, `?`, the two MCP Apps sides) and
+/// kind (request, notification, result, error).
+const OTHER_ROWS: usize = 3 * 5 * 4;
 
 /// What must hold of every outcome: findings within the cap (the rest counted), each with a
 /// JSON pointer and a rule id, and the text report of it at most the cap plus its summary line.
@@ -87,7 +87,7 @@ pub fn session(data: &[u8]) {
 /// Messages counted per direction so far (`c2s`, `s2c`, neither).
 fn counts_by_dir(c: &Checker) -> [u64; 3] {
     let mut n = [0; 3];
-    for ((dir, _, _), count) in c.session().message_counts() {
+    for ((_, dir, _, _), count) in c.session().message_counts() {
         n[match *dir {
             "c2s" => 0,
             "s2c" => 1,

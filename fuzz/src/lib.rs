@@ -15,7 +15,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+pub mod bridge;
 pub mod cli;
+pub use bridge::bridge;
 pub use cli::{proxy_lines, session};
 
 /// Reads `data` as `T`; when that works, writes it, reads it back and compares.
@@ -338,9 +340,10 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "generator" => generator(data),
         "session" => session(data),
         "proxy_lines" => proxy_lines(data),
+        "bridge" => bridge(data),
         _ => return false,
     }
     true
 }
 
-pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines"];
+pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines", "bridge"];

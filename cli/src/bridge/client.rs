@@ -66,6 +66,8 @@ impl Bridge {
             let what = format!("{} has no initialize", VERSIONS[s].name);
             self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Dropped, &method, what, None);
             return;
+        } else if method == "notifications/cancelled" && self.cancel_from_client(line, &mut msg, out) {
+            return;
         }
         let mut value = Value::Object(msg);
         let mut what = vec![format!("{} -> {}", VERSIONS[c].name, VERSIONS[s].name)];
@@ -106,13 +108,18 @@ impl Bridge {
                 if client_new && !server_new && !shape::unstamp(&mut converted).is_empty() {
                     what.push("per-request _meta keys taken off".into());
                 }
+                // Upstream the request carries an id of the bridge's: clients (and the bridge) choose theirs alike.
+                let up_id = id.as_ref().map(|_| self.new_id());
+                if let (Some(up_id), Some(o)) = (&up_id, converted.as_object_mut()) {
+                    o.insert("id".into(), up_id.clone());
+                }
                 self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Converted, &method, what.join("; "), None);
                 self.send_server(out, &converted);
-                if let Some(id) = id {
+                if let (Some(id), Some(up_id)) = (id, up_id) {
                     let kind = if is_initialize { UpKind::Initialize } else { UpKind::Forward };
                     // Kept for a retry with input responses (2026-07-28 server), within a bound.
                     let keep = server_new && !client_new && line.len() <= RETRY_KEEP;
-                    self.track_up(&id, Up::forward(id.clone(), &method, kind, if keep { converted } else { Value::Null }));
+                    self.track_up(&up_id, Up::forward(id, &method, kind, if keep { converted } else { Value::Null }));
                 }
             }
             Err((code, r)) => self.refuse(out, Leg::Client, line, &method, id, r, code),

@@ -38,8 +38,20 @@ const PENDING_BYTES: usize = 64 << 20;
 #[derive(Debug, Default)]
 pub struct Output {
     pub to_client: Vec<Vec<u8>>,
+    /// For each line of `to_client`: whether it answers a request, and of which client exchange.
+    pub replies: Vec<Reply>,
     pub to_server: Vec<Vec<u8>>,
     pub records: Vec<Record>,
+}
+
+/// What a line for the client is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// The answer to a request of the client exchange given to [`Bridge::from_client_at`] (`None`:
+    /// not known, e.g. bytes passed unchanged).
+    Answer(Option<u64>),
+    /// A request or notification.
+    Other,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +70,11 @@ pub(super) enum Phase {
 /// A request sent to the server, by its id there.
 #[derive(Debug)]
 pub(super) struct Up {
-    /// The id the client used; `None` for the bridge's own requests.
+    /// The id the client used; `None` for the bridge's own requests. Upstream, every request
+    /// carries an id of the bridge's (two clients, or a client and the bridge, may use the same).
     pub client_id: Option<Value>,
+    /// The client exchange that carried it (an HTTP POST), where its answer goes.
+    pub tag: Option<u64>,
     pub method: String,
     pub kind: UpKind,
     /// The request as sent (server form), for a retry with input responses.
@@ -107,7 +122,9 @@ pub struct Bridge {
     next_id: u64,
     pub(super) up: Capped<String, Up>,
     pub(super) down: Capped<String, Down>,
-    held: VecDeque<Vec<u8>>,
+    held: VecDeque<(Vec<u8>, Option<u64>)>,
+    /// The client exchange of the line being read (`None` while a server line is read).
+    pub(super) tag: Option<u64>,
     /// The client's capabilities and info in the server's version (client before 2026-07-28 with a 2026-07-28 server).
     pub(super) caps: Value,
     pub(super) client_info: Option<Value>,
@@ -153,6 +170,7 @@ impl Bridge {
             up: Capped::with_budget(PENDING_MAX, PENDING_BYTES),
             down: Capped::with_budget(PENDING_MAX, PENDING_BYTES),
             held: VecDeque::new(),
+            tag: None,
             caps: json!({}),
             client_info: None,
             log_level: None,
@@ -188,7 +206,10 @@ impl Bridge {
         Value::from(format!("mcp-schema-bridge/{}", self.next_id))
     }
 
-    pub(super) fn track_up(&mut self, id: &Value, up: Up) {
+    pub(super) fn track_up(&mut self, id: &Value, mut up: Up) {
+        if up.client_id.is_some() && up.tag.is_none() {
+            up.tag = self.tag;
+        }
         self.up.insert(key(id), up);
     }
 
@@ -211,19 +232,44 @@ impl Bridge {
         out.to_server.push(bytes);
     }
 
+    /// A message for the client; an answer goes to the exchange of the client line being read.
     pub(super) fn send_client(&self, out: &mut Output, msg: &Value) {
+        if msg.get("method").is_none() {
+            self.send_answer(out, msg, self.tag);
+        } else {
+            let bytes = serde_json::to_vec(msg).unwrap_or_default();
+            out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
+            out.to_client.push(bytes);
+            out.replies.push(Reply::Other);
+        }
+    }
+
+    /// A message for the client that answers a request of client exchange `tag`.
+    pub(super) fn send_answer(&self, out: &mut Output, msg: &Value, tag: Option<u64>) {
         let bytes = serde_json::to_vec(msg).unwrap_or_default();
         out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
         out.to_client.push(bytes);
+        out.replies.push(Reply::Answer(tag));
     }
 
     // ---- the client's lines ----
 
     /// A line from the client (without its `\n`).
     pub fn from_client(&mut self, line: &[u8]) -> Output {
+        self.from_client_at(line, None)
+    }
+
+    /// A line from the client that came in client exchange `tag` (an HTTP POST): the answers to
+    /// its requests are marked with it in [`Output::answers`], whatever ids its client chose.
+    pub fn from_client_at(&mut self, line: &[u8], tag: Option<u64>) -> Output {
+        self.tag = tag;
         let mut out = Output::default();
         let line = trim(line);
         if line.is_empty() {
+            return out;
+        }
+        if let Err(e) = crate::cost::check(line) {
+            self.too_costly(&mut out, Leg::Client, line, &e);
             return out;
         }
         if self.phase == Phase::Same {
@@ -249,8 +295,8 @@ impl Bridge {
                 // First line of a 2026-07-28 client: the bridge initializes the server first.
                 self.initialize_server(&msg, &mut out);
             }
-            if self.held.len() < HELD_MAX && self.held.iter().map(Vec::len).sum::<usize>() + line.len() <= HELD_BYTES {
-                self.held.push_back(line.to_vec());
+            if self.held.len() < HELD_MAX && self.held.iter().map(|(l, _)| l.len()).sum::<usize>() + line.len() <= HELD_BYTES {
+                self.held.push_back((line.to_vec(), self.tag));
             } else {
                 let r = Refusal::new("too many requests while the server is being initialized");
                 self.refuse(&mut out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
@@ -306,12 +352,25 @@ impl Bridge {
             Leg::Client => (Direction::ClientToServer, Leg::Server),
             Leg::Server => (Direction::ServerToClient, Leg::Client),
         };
-        let method = parse(line).ok().map(|m| method_of(&m)).unwrap_or_else(|| "(not a message)".into());
+        // Its head only: the bytes pass as they are, no tree is needed.
+        let head = super::head::Head::of(line);
+        let method = match &head {
+            Some(h) => match &h.method {
+                Some(m) => crate::bounded::clip(m).into_owned(),
+                None if h.error.is_some() => "(error)".into(),
+                None => "(result)".into(),
+            },
+            None => "(not a message)".into(),
+        };
         self.note(&mut out, from, dir, line, Verdict::Forwarded, &method, String::new(), None);
         out.records.push(Record { leg: to, dir, bytes: line.to_vec(), note: None });
         match from {
             Leg::Client => out.to_server.push(line.to_vec()),
-            Leg::Server => out.to_client.push(line.to_vec()),
+            Leg::Server => {
+                out.to_client.push(line.to_vec());
+                let answer = head.is_some_and(|h| h.method.is_none() && h.id().is_some());
+                out.replies.push(if answer { Reply::Answer(None) } else { Reply::Other });
+            }
         }
         out
     }
@@ -364,11 +423,14 @@ impl Bridge {
                 self.phase = Phase::Failed;
             }
         }
-        while let Some(line) = self.held.pop_front() {
+        let tag = self.tag;
+        while let Some((line, held_tag)) = self.held.pop_front() {
+            self.tag = held_tag;
             if let Ok(msg) = parse(&line) {
                 self.client_message(&line, msg, out);
             }
         }
+        self.tag = tag;
     }
 
     /// One client message once both legs' versions are known.
@@ -389,9 +451,14 @@ impl Bridge {
 
     /// A line from the server (without its `\n`).
     pub fn from_server(&mut self, line: &[u8]) -> Output {
+        self.tag = None;
         let mut out = Output::default();
         let line = trim(line);
         if line.is_empty() {
+            return out;
+        }
+        if let Err(e) = crate::cost::check(line) {
+            self.too_costly(&mut out, Leg::Server, line, &e);
             return out;
         }
         if self.phase == Phase::Same {
@@ -421,7 +488,7 @@ impl Bridge {
         if up.kind == UpKind::OwnInitialize {
             self.server_initialized(Err(json!({"code": INTERNAL_ERROR, "message": why})), &mut out);
         } else if let Some(client_id) = up.client_id {
-            self.send_client(&mut out, &error_response(client_id, INTERNAL_ERROR, format!("mcp-schema bridge: {why}")));
+            self.send_answer(&mut out, &error_response(client_id, INTERNAL_ERROR, format!("mcp-schema bridge: {why}")), up.tag);
         }
         out
     }
@@ -481,7 +548,7 @@ impl Weigh for Down {
 
 impl Up {
     pub(super) fn own(method: &str, kind: UpKind, sent: Value) -> Up {
-        Up { client_id: None, method: method.to_string(), kind, sent, rounds: 0, inputs: Vec::new(), state: None, awaiting_retry: false, queued: Vec::new(), held_answer: None }
+        Up { client_id: None, tag: None, method: method.to_string(), kind, sent, rounds: 0, inputs: Vec::new(), state: None, awaiting_retry: false, queued: Vec::new(), held_answer: None }
     }
 
     pub(super) fn forward(client_id: Value, method: &str, kind: UpKind, sent: Value) -> Up {
@@ -497,9 +564,11 @@ fn trim(line: &[u8]) -> &[u8] {
 }
 
 /// A JSON-RPC message object, or why not (a batch is refused: no version after 2025-03-26 has one).
+/// `jsonrpc` must be `"2.0"`: the conversions keep it as it came, so the other side would get it too.
 pub(super) fn parse(line: &[u8]) -> Result<Map<String, Value>, String> {
     match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(o)) => Ok(o),
+        Ok(Value::Object(o)) if o.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Ok(o),
+        Ok(Value::Object(_)) => Err("not a JSON-RPC 2.0 message: `jsonrpc` is not \"2.0\"".into()),
         Ok(Value::Array(_)) => Err("a JSON-RPC batch: the bridge passes single messages only".into()),
         Ok(_) => Err("a JSON-RPC message is an object".into()),
         Err(e) => Err(format!("not JSON: {e}")),

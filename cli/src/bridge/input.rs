@@ -37,11 +37,11 @@ impl Bridge {
     /// 2026-07-28 server, older client: the server answered `up` (sent as `server_id`) with an `InputRequiredResult`.
     pub(super) fn input_required(&mut self, line: &[u8], server_id: &Value, mut up: Up, result: Value, out: &mut Output) {
         let label = format!("{} result", up.method);
-        let client_id = up.client_id.clone().unwrap_or(Value::Null);
+        let (client_id, tag) = (up.client_id.clone().unwrap_or(Value::Null), up.tag);
         let (s, c) = (self.server, self.client_v());
         let fail = |b: &mut Bridge, out: &mut Output, r: Refusal| {
             b.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
-            b.send_client(out, &error_response(client_id.clone(), INTERNAL_ERROR, refusal_message(&r)));
+            b.send_answer(out, &error_response(client_id.clone(), INTERNAL_ERROR, refusal_message(&r)), tag);
         };
         up.rounds += 1;
         if up.sent.is_null() {
@@ -122,8 +122,8 @@ impl Bridge {
                 // The request it was for cannot go on: its client gets the error.
                 let up = self.up.remove(wait);
                 self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
-                if let Some(id) = up.and_then(|u| u.client_id) {
-                    self.send_client(out, &error_response(id, INTERNAL_ERROR, refusal_message(&r)));
+                if let Some((id, tag)) = up.and_then(|u| Some((u.client_id?, u.tag))) {
+                    self.send_answer(out, &error_response(id, INTERNAL_ERROR, refusal_message(&r)), tag);
                 }
             }
         }
@@ -192,9 +192,9 @@ impl Bridge {
             return;
         }
         up.awaiting_retry = true;
-        let client_id = up.client_id.clone().unwrap_or(Value::Null);
+        let (client_id, tag) = (up.client_id.clone().unwrap_or(Value::Null), up.tag);
         self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &method, what, None);
-        self.send_client(out, &json!({"jsonrpc": "2.0", "id": client_id, "result": {"resultType": "input_required", "inputRequests": {k: request}}}));
+        self.send_answer(out, &json!({"jsonrpc": "2.0", "id": client_id, "result": {"resultType": "input_required", "inputRequests": {k: request}}}), tag);
     }
 
     /// A 2026-07-28 client's retry with `inputResponses` for input requests the bridge made of server
@@ -224,6 +224,7 @@ impl Bridge {
         let Some(wait) = wait else { return true };
         let Some(up) = self.up.get_mut(&wait) else { return true };
         up.client_id = Some(retry_id.clone());
+        up.tag = self.tag;
         up.awaiting_retry = false;
         if !up.queued.is_empty() {
             let requests: Map<String, Value> = up.queued.drain(..).collect();

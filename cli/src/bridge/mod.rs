@@ -7,7 +7,10 @@
 //! bridge received carries `bridge` with its verdict; `check` reads the two legs as two streams.
 
 mod client;
+mod cancel;
 mod core;
+mod guard;
+pub mod head;
 pub mod http;
 mod input;
 mod record;
@@ -15,7 +18,9 @@ mod server;
 pub mod shape;
 pub mod stdio;
 #[cfg(test)]
+mod hardening_tests;
+#[cfg(test)]
 mod tests;
 
-pub use self::core::{Bridge, Output};
+pub use self::core::{Bridge, Output, Reply};
 pub use record::{write_line, write_line_with, Counts, Leg, Note, Record, Verdict};

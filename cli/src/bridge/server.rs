@@ -76,7 +76,7 @@ impl Bridge {
                     None => json!({"jsonrpc": "2.0", "id": client_id, "result": self.initialize_from_discover(&result)}),
                 };
                 self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &label, "server/discover result as the initialize result".into(), None);
-                return self.send_client(out, &answer);
+                return self.send_answer(out, &answer, up.tag);
             }
             UpKind::Initialize | UpKind::Forward => {}
         }
@@ -84,7 +84,7 @@ impl Bridge {
         if let Some(e) = error {
             let verdict = if client_id == id { Verdict::Forwarded } else { Verdict::Converted };
             self.note(out, Leg::Server, Direction::ServerToClient, line, verdict, &label, String::new(), None);
-            return self.send_client(out, &json!({"jsonrpc": "2.0", "id": client_id, "error": e}));
+            return self.send_answer(out, &json!({"jsonrpc": "2.0", "id": client_id, "error": e}), up.tag);
         }
         if server_new && !client_new && result.get("resultType").and_then(Value::as_str) == Some("input_required") {
             return self.input_required(line, &id, up, result, out);
@@ -112,11 +112,11 @@ impl Bridge {
                     return self.track_up(&id, up);
                 }
                 self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &label, what.join("; "), None);
-                self.send_client(out, &answer);
+                self.send_answer(out, &answer, up.tag);
             }
             Err(r) => {
                 self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
-                self.send_client(out, &error_response(client_id, INTERNAL_ERROR, refusal_message(&r)));
+                self.send_answer(out, &error_response(client_id, INTERNAL_ERROR, refusal_message(&r)), up.tag);
             }
         }
     }

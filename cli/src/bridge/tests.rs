@@ -107,8 +107,10 @@ fn an_older_client_with_a_2026_server() {
     assert_eq!(sent["params"][META][PV], "2026-07-28");
     assert_eq!(sent["params"][META][CAPS], json!({"sampling": {}}));
     assert_eq!(sent["params"][META]["io.modelcontextprotocol/clientInfo"]["name"], "old");
+    // Upstream, the request carries an id of the bridge's.
+    assert!(sent["id"].as_str().unwrap().starts_with("mcp-schema-bridge/"), "{sent}");
     let tools = json!({"resultType": "complete", "ttlMs": 5, "cacheScope": "private", "tools": [{"name": "add", "inputSchema": {"type": "object"}}]});
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 2, "result": tools}));
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": sent["id"], "result": tools}));
     let answer = &values(&out.to_client)[0];
     assert_eq!(answer["result"], json!({"tools": [{"name": "add", "inputSchema": {"type": "object"}}]}));
 
@@ -129,10 +131,11 @@ fn an_older_client_with_a_2026_server() {
     assert!(out.to_server.is_empty());
     assert_eq!(values(&out.to_client), vec![json!({"jsonrpc": "2.0", "id": 4, "result": {}})]);
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "add", "arguments": {}}}));
-    assert_eq!(values(&out.to_server)[0]["params"][META]["io.modelcontextprotocol/logLevel"], "debug");
-    // Cancelling it: 2026-07-28 keeps `notifications/cancelled`.
+    let call = values(&out.to_server)[0].clone();
+    assert_eq!(call["params"][META]["io.modelcontextprotocol/logLevel"], "debug");
+    // Cancelling it: 2026-07-28 keeps `notifications/cancelled`; its requestId is the bridge's id upstream.
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}));
-    assert_eq!(values(&out.to_server)[0]["params"]["requestId"], 5);
+    assert_eq!(values(&out.to_server)[0]["params"]["requestId"], call["id"]);
 
     assert_eq!((verdict(&b, Verdict::Answered), verdict(&b, Verdict::Dropped), verdict(&b, Verdict::Refused)), (3, 1, 1));
     assert_eq!(verdict(&b, Verdict::Converted), 5);
@@ -147,10 +150,10 @@ fn input_requests_of_a_2026_server_become_requests_to_an_older_client() {
     let discover = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}});
     s.server(&mut b, json!({"jsonrpc": "2.0", "id": "mcp-schema-bridge/1", "result": discover}));
     s.client(&mut b, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    s.client(&mut b, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask", "arguments": {}}}));
+    let call = values(&s.client(&mut b, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask", "arguments": {}}})).to_server)[0].clone();
     let sampling = json!({"method": "sampling/createMessage", "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi?"}}], "maxTokens": 10}});
     let input = json!({"resultType": "input_required", "inputRequests": {"s1": sampling}, "requestState": "opaque"});
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 5, "result": input.clone()}));
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": call["id"], "result": input.clone()}));
     let asked = &values(&out.to_client)[0];
     assert_eq!(asked["method"], "sampling/createMessage");
     assert_eq!(asked["params"]["maxTokens"], 10);
@@ -171,8 +174,8 @@ fn input_requests_of_a_2026_server_become_requests_to_an_older_client() {
 
     // A request too long to keep for a retry (memory stays bounded): its input round is an error to the client.
     let big = "x".repeat(70 << 10);
-    b.from_client(&line(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "ask", "arguments": {"big": big}}})));
-    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": 6, "result": input})));
+    let call = values(&b.from_client(&line(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "ask", "arguments": {"big": big}}}))).to_server)[0].clone();
+    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": call["id"], "result": input})));
     let error = &values(&out.to_client)[0];
     assert_eq!((&error["id"], &error["error"]["code"]), (&json!(6), &json!(-32603)));
     assert!(out.to_server.is_empty());
@@ -202,8 +205,9 @@ fn a_2026_client_with_an_older_server() {
 
     // A request loses the per-request keys; its result gains `resultType` (and the cache keys of a list).
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {META: meta}}));
-    assert_eq!(values(&out.to_server), vec![json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})]);
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "ask", "inputSchema": {"type": "object"}}]}}));
+    let sent = values(&out.to_server)[0].clone();
+    assert_eq!(sent, json!({"jsonrpc": "2.0", "id": sent["id"], "method": "tools/list", "params": {}}));
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": sent["id"], "result": {"tools": [{"name": "ask", "inputSchema": {"type": "object"}}]}}));
     let answer = &values(&out.to_client)[0];
     assert_eq!(answer["result"]["resultType"], "complete");
     assert_eq!(answer["result"]["ttlMs"], 0);
@@ -214,6 +218,7 @@ fn a_2026_client_with_an_older_server() {
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ask", "arguments": {}, META: other}}));
     let note = out.records[0].note.clone().unwrap();
     assert!(note.what.contains("clientCapabilities differ"), "{note:?}");
+    let call = values(&out.to_server)[0].clone();
 
     // The server's elicitation while the call runs: an InputRequiredResult for the call; the retry answers it.
     let ask = json!({"jsonrpc": "2.0", "id": 0, "method": "elicitation/create", "params": {"message": "name?", "requestedSchema": {"type": "object", "properties": {"n": {"type": "string"}}}}});
@@ -228,7 +233,7 @@ fn a_2026_client_with_an_older_server() {
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "ask", "arguments": {}, "inputResponses": responses, META: other}}));
     assert_eq!(values(&out.to_server), vec![json!({"jsonrpc": "2.0", "id": 0, "result": {"action": "accept", "content": {"n": "x"}}})]);
     assert!(out.to_client.is_empty());
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "x"}]}}));
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": call["id"], "result": {"content": [{"type": "text", "text": "x"}]}}));
     let answer = &values(&out.to_client)[0];
     assert_eq!(answer["id"], 4);
     assert_eq!(answer["result"]["resultType"], "complete");
@@ -253,7 +258,7 @@ fn two_versions_before_2026() {
     let init = &values(&out.to_server)[0];
     assert_eq!(init["params"]["protocolVersion"], "2024-11-05");
     let result = json!({"protocolVersion": "2024-11-05", "capabilities": {"tools": {}, "logging": {}}, "serverInfo": {"name": "s", "version": "1"}});
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 0, "result": result}));
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": init["id"], "result": result}));
     assert_eq!(values(&out.to_client)[0]["result"]["protocolVersion"], "2025-11-25");
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     assert_eq!(out.to_server.len(), 1);
@@ -264,7 +269,8 @@ fn two_versions_before_2026() {
     // Content 2024-11-05 lacks in a result the other way: fine; audio from a newer client cannot go back.
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "t", "arguments": {}}}));
     assert_eq!(out.to_server.len(), 1);
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "ok"}]}}));
+    let call = values(&out.to_server)[0].clone();
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": call["id"], "result": {"content": [{"type": "text", "text": "ok"}]}}));
     assert_eq!(values(&out.to_client)[0]["result"]["content"][0]["text"], "ok");
     // A server request passes with its id; the client's answer goes back converted.
     let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 7, "method": "ping"}));
@@ -294,7 +300,8 @@ fn the_same_version_passes_bytes_unchanged() {
 fn bad_input_is_refused_not_passed() {
     let mut b = bridge("2026-07-28");
     b.from_client(&line(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})));
-    for bad in [&b"{"[..], b"[1,2]", b"7", b"\xff\xfe", b"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":5}"] {
+    // The last two: found by the bridge fuzz target, passed on converted with their `jsonrpc` as it came.
+    for bad in [&b"{"[..], b"[1,2]", b"7", b"\xff\xfe", b"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":5}", b"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"tools/list\"}", b"{\"id\":1,\"method\":\"tools/list\"}"] {
         let out = b.from_client(bad);
         assert!(out.to_server.is_empty(), "{bad:?} passed");
         let out = b.from_server(bad);

@@ -26,6 +26,11 @@ impl Checker {
         if text.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
             return None;
         }
+        // Weighed before it is read: a line of small objects costs ~90 times its bytes as a tree.
+        if let Err(e) = crate::cost::check(text.as_bytes()) {
+            out.diags.push(error("", "line.too-costly", format!("{e}; skipped")));
+            return Some(out);
+        }
         match serde_json::from_str::<Value>(text) {
             Ok(value) if is_http_line(&value) => {
                 // A bridge's HTTP lines belong to their leg's exchanges (`proxy --http --to`).
@@ -36,10 +41,29 @@ impl Checker {
                 }
                 return self.http_line(&value["http"], out);
             }
-            Ok(value) => self.check_value_guarded(value, &mut out),
+            Ok(value) => {
+                let bridged = bridged(&value);
+                self.check_value_guarded(value, &mut out);
+                if let Some((received, dir)) = bridged {
+                    self.once_per_bridge(received, dir, &mut out);
+                }
+            }
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
         }
         Some(out)
+    }
+
+    /// A bridge recording holds each message the bridge passed on twice: as it came in (with
+    /// `bridge`, its verdict) and as it went out on the other leg, converted. A finding on the
+    /// message itself (the client's arguments, say) is reported once, where it came in.
+    fn once_per_bridge(&mut self, received: bool, dir: String, out: &mut Outcome) {
+        if received {
+            self.relayed = Some((dir, out.diags.iter().map(|d| (d.rule, d.pointer.clone())).collect()));
+        } else if let Some((came, found)) = &self.relayed {
+            if *came == dir {
+                out.diags.retain(|d| !found.iter().any(|(rule, pointer)| *rule == d.rule && *pointer == d.pointer));
+            }
+        }
     }
 
     /// A recording's line of HTTP context: `None` (not counted) unless a transport rule reports on it.
@@ -212,6 +236,13 @@ impl Checker {
 /// `leg` and `bridge`: a bridge recording's (`proxy --to`); `bridge` is the verdict, not checked.
 /// `http`: what the HTTP layer said (`proxy --http`).
 pub(super) const WRAPPER_KEYS: [&str; 7] = ["msg", "dir", "protocol", "type", "leg", "bridge", "http"];
+
+/// A bridge recording's message line (`leg`): whether the bridge received it (`bridge`), and its `dir`.
+fn bridged(value: &Value) -> Option<(bool, String)> {
+    let o = value.as_object()?;
+    o.get("leg")?;
+    Some((o.contains_key("bridge"), o.get("dir").and_then(Value::as_str).unwrap_or("").to_string()))
+}
 
 /// A line of HTTP context only: an `http` object with `at`, and no message (a document or message
 /// that merely has an `http` key is checked as before).

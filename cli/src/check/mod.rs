@@ -90,6 +90,9 @@ pub struct Checker {
     transport: Transport,
     leg: Option<Leg>,
     parked: Option<Box<Parked>>,
+    /// The findings (rule, pointer) on the last line the bridge received, with its direction:
+    /// the same findings on what it passed on are not reported again (line.rs).
+    relayed: Option<(String, Vec<(&'static str, String)>)>,
 }
 
 /// A bridge recording's leg: its lines are one stream, the other leg's another.
@@ -155,6 +158,7 @@ impl Checker {
             session: Session::new(args),
             leg: None,
             parked: None,
+            relayed: None,
             apps: args.extensions.iter().find_map(|&i| {
                 let e = &EXTENSIONS[i];
                 let base = version_index(e.channel_base?)?;
@@ -197,6 +201,10 @@ impl Checker {
             std::mem::swap(&mut self.transport, &mut p.transport);
         }
         self.leg = Some(leg);
+        self.session.leg = match leg {
+            Leg::Client => "client",
+            Leg::Server => "server",
+        };
     }
 
     /// Ends the exchanges of the current stream that never ended: what their end rules find, on

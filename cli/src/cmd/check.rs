@@ -49,11 +49,19 @@ pub struct CheckOptions {
     /// Findings kept and printed per value; the rest are counted (`and M more`)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_FINDINGS, value_parser = positive)]
     pub max_findings: usize,
+    /// Value tree any message may take (MiB): one that would take more, and more than 16 times its bytes, is refused unread
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_TREE_MIB, value_parser = positive)]
+    pub max_tree_mib: usize,
 }
 
+/// `--max-tree-mib` unless given.
+const DEFAULT_TREE_MIB: usize = (crate::cost::DEFAULT_TREE_FLOOR >> 20) as usize;
+
 impl CheckOptions {
-    /// The checker's arguments for these options and `files`.
+    /// The checker's arguments for these options and `files`; `--max-tree-mib` is set for the
+    /// whole process (the bridge and the checker weigh every message against it).
     pub fn to_check_args(&self, files: Vec<String>) -> CheckArgs {
+        crate::cost::set_tree_floor((self.max_tree_mib as u64) << 20);
         let mut extensions = Vec::new();
         for &i in &self.ext {
             if !extensions.contains(&i) {
@@ -89,6 +97,9 @@ impl CheckOptions {
         }
         if self.max_findings != DEFAULT_MAX_FINDINGS {
             out.push(format!("--max-findings={}", self.max_findings));
+        }
+        if self.max_tree_mib != DEFAULT_TREE_MIB {
+            out.push(format!("--max-tree-mib={}", self.max_tree_mib));
         }
         out
     }

@@ -402,6 +402,9 @@ pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) 
     let mut outcome = if let Some(len) = line.too_long {
         let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
         Outcome { line: number, diags: vec![diag("line.too-long", Severity::Error, message)], ..Outcome::default() }
+    } else if let Err(e) = crate::cost::check(bytes.unwrap_or(&line.bytes)) {
+        // Weighed before it is read, as `check` does (cost.rs).
+        Outcome { line: number, diags: vec![diag("line.too-costly", Severity::Error, format!("{e}; passed on unchecked"))], ..Outcome::default() }
     } else {
         let bytes = bytes.unwrap_or(&line.bytes);
         match serde_json::from_slice::<Value>(bytes) {

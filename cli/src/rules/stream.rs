@@ -19,6 +19,7 @@ const fn warning(id: &'static str, area: &'static str, source: &'static str) -> 
 pub static LINE_UTF8: Rule = error("utf8", "line", "stdio transport and JSON (RFC 8259): messages are UTF-8 encoded; a line with an invalid byte sequence");
 pub static LINE_JSON: Rule = error("json", "line", "stdio transport, messages: each line is one JSON-RPC message; a line (a HAR body, a `.json` file) that is not JSON, or a file with no value");
 pub static LINE_TOO_LONG: Rule = error("line.too-long", "line", "the checker's bound: a line or a file longer than it reads (`MAX_LINE`) is skipped, reported rather than read");
+pub static LINE_TOO_COSTLY: Rule = error("line.too-costly", "line", "the checker's bound: a line whose value tree would take more than its budget (16 times its bytes or `--max-tree-mib`, at most 1 GiB: small objects cost about 90 times their text) is skipped unread, reported rather than read; the bridge refuses such a message with a JSON-RPC error");
 pub static LINE_BOM: Rule = error("line.bom", "line", "JSON (RFC 8259, 8.1): JSON text sent over a network must not start with a byte order mark; the message after the mark is checked");
 pub static LINE_UNTERMINATED: Rule = warning("line.unterminated", "line", "stdio transport: messages are delimited by newlines; the stream ended inside the last line, which the receiver may never read (`proxy`)");
 pub static LINE_UNDELIVERED: Rule = warning("line.undelivered", "line", "`proxy`: a line that could not be written to its receiver (it had closed its end), checked as if delivered");
@@ -66,6 +67,7 @@ pub static RULES: &[&Rule] = &[
     &LINE_UTF8,
     &LINE_JSON,
     &LINE_TOO_LONG,
+    &LINE_TOO_COSTLY,
     &LINE_BOM,
     &LINE_UNTERMINATED,
     &LINE_UNDELIVERED,

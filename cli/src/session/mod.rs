@@ -207,8 +207,9 @@ impl ParkedStream {
     }
 }
 
-/// One row of the message counts: direction, kind, method.
-pub type MessageKey = (&'static str, &'static str, String);
+/// One row of the message counts: leg (`client`/`server` in a bridge recording, else empty),
+/// direction, kind, method.
+pub type MessageKey = (&'static str, &'static str, &'static str, String);
 
 /// The session state of one stream, and the message counts of all of them.
 pub struct Session {
@@ -232,6 +233,8 @@ pub struct Session {
     /// The MCP Apps view<->host channel's lifecycle.
     channel: apps::Channel,
     messages: BTreeMap<MessageKey, u64>,
+    /// The bridge recording's leg being checked, for the counts (empty: none).
+    pub(crate) leg: &'static str,
     /// Entries forgotten by earlier streams' full tables.
     evicted_before: u64,
 }
@@ -258,6 +261,7 @@ impl Session {
             tasks: tasks::State::default(),
             channel: apps::Channel::new(),
             messages: BTreeMap::new(),
+            leg: "",
             evicted_before: 0,
         }
     }
@@ -386,13 +390,13 @@ impl Session {
 
     fn count_row(&mut self, dir: &'static str, kind: &'static str, method: &str) {
         // A long method is no method of the schema: its row shows a prefix, so the table stays small.
-        let key = (dir, kind, clip(method).into_owned());
+        let key = (self.leg, dir, kind, clip(method).into_owned());
         if let Some(n) = self.messages.get_mut(&key) {
             *n += 1;
         } else if self.messages.len() < SUMMARY_METHODS_CAP {
             self.messages.insert(key, 1);
         } else {
-            *self.messages.entry((dir, kind, "(other)".to_string())).or_insert(0) += 1;
+            *self.messages.entry((self.leg, dir, kind, "(other)".to_string())).or_insert(0) += 1;
         }
     }
 

@@ -240,3 +240,55 @@ pub mod lines {
         json!({"jsonrpc": "2.0", "id": id, "result": result})
     }
 }
+
+/// The peak resident memory (`VmHWM`) of a running process, in bytes; `None` once it has ended.
+pub fn peak_rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse::<u64>().ok()?;
+    Some(kb << 10)
+}
+
+/// A line of `n` bytes or a little more: a `tools/call` whose arguments are small objects
+/// (`{"k":1}`, the costliest text per byte as a value tree), with id `id`.
+pub fn small_objects_call(id: u64, n: usize) -> Vec<u8> {
+    let mut text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"x","arguments":{{"a":["#).into_bytes();
+    text.reserve(n + 16);
+    while text.len() < n {
+        text.extend_from_slice(br#"{"k":1},"#);
+    }
+    text.extend_from_slice(br#"{"k":1}]}}}"#);
+    text
+}
+
+/// Runs `mcp-schema ARGS` with `stdin`, following its peak memory while it runs: (status,
+/// stdout, stderr, the last peak read before it ended).
+pub fn run_measured(args: &[&str], stdin: Vec<u8>) -> (i32, String, String, u64) {
+    let mut child = Command::new(BIN).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the mcp-schema binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        let _ = pipe.write_all(&stdin);
+    });
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut s);
+        s
+    });
+    let mut peak = 0;
+    let code = loop {
+        // VmHWM only grows: the last read before the end is the peak, give or take the last 5 ms.
+        if let Some(p) = peak_rss(child.id()) {
+            peak = peak.max(p);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    (code, reader.join().unwrap(), err_reader.join().unwrap(), peak)
+}

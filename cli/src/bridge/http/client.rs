@@ -16,11 +16,11 @@ use http_body_util::{BodyExt, Either, Full, Limited};
 use hyper::body::{Body, Frame, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
-use mcp_spec_types::negotiate::PROTOCOL_VERSION_META_KEY;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::session::{Origin, Piece, Session};
+use crate::bridge::head::Head;
 use super::{upstream, Ctx};
 use super::record::on_leg;
 use crate::bridge::Leg;
@@ -142,8 +142,8 @@ fn respond(headers: HeaderMap, body: Stream) -> Answer {
 }
 
 /// Whether a message is a 2026-07-28 request (its `_meta` names that version, or it is `server/discover`).
-fn per_request(msg: &Value) -> bool {
-    msg.get("method").and_then(Value::as_str) == Some("server/discover") || msg.pointer("/params/_meta").and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str).is_some_and(|v| v >= "2026-07-28")
+fn per_request(msg: &Head) -> bool {
+    msg.method.as_deref() == Some("server/discover") || msg.meta_version().is_some_and(|v| v.as_str() >= "2026-07-28")
 }
 
 async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, headers: &HeaderMap, body: Incoming) -> Answer {
@@ -155,16 +155,27 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
         }
     };
     let _ = headers;
-    let messages: Vec<Value> = match serde_json::from_slice::<Value>(&body) {
-        Ok(Value::Array(a)) if !a.is_empty() && a.len() <= crate::bridge::http::BATCH_MAX => a,
-        Ok(v @ Value::Object(_)) => vec![v],
-        _ => return plain(ctx, x, StatusCode::BAD_REQUEST, "the body is not a JSON-RPC message", None),
-    };
+    // One message goes to the core as it came (the core weighs its tree before reading it: see
+    // crate::cost); only its head is read here. A batch (2025-03-26) is split, within the budget.
     let batch = body.trim_ascii_start().starts_with(b"[");
-    let is_request = |m: &Value| m.get("method").is_some() && m.get("id").is_some();
+    let split: Vec<Vec<u8>> = if batch {
+        if let Err(e) = crate::cost::check(&body) {
+            return plain(ctx, x, StatusCode::PAYLOAD_TOO_LARGE, &e.to_string(), None);
+        }
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(Value::Array(a)) if !a.is_empty() && a.len() <= crate::bridge::http::BATCH_MAX => a.iter().map(|m| serde_json::to_vec(m).unwrap_or_default()).collect(),
+            _ => return plain(ctx, x, StatusCode::BAD_REQUEST, "the body is not a JSON-RPC message", None),
+        }
+    } else {
+        Vec::new()
+    };
+    let lines: Vec<&[u8]> = if batch { split.iter().map(Vec::as_slice).collect() } else { vec![&body[..]] };
+    let Some(messages) = lines.iter().map(|l| Head::of(l)).collect::<Option<Vec<Head>>>() else {
+        return plain(ctx, x, StatusCode::BAD_REQUEST, "the body is not a JSON-RPC message", None);
+    };
     let session = match known {
         Some(s) => s,
-        None if messages.iter().any(|m| m.get("method").and_then(Value::as_str) == Some("initialize")) => {
+        None if messages.iter().any(|m| m.method.as_deref() == Some("initialize")) => {
             let mut sessions = ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner);
             if sessions.len() >= SESSIONS_MAX {
                 drop(sessions);
@@ -188,14 +199,13 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
             .clone(),
         None => return plain(ctx, x, StatusCode::BAD_REQUEST, "no Mcp-Session-Id: send initialize first", None),
     };
-    let ids: Vec<Value> = messages.iter().filter(|m| is_request(m)).filter_map(|m| m.get("id").cloned()).collect();
+    let requests = messages.iter().filter(|m| m.is_request()).count();
+    drop(messages);
     let rx = {
         let mut guard = lock(&session);
-        let rx = (!ids.is_empty()).then(|| guard.open_post(x, &ids, batch));
-        for m in &messages {
-            // One message goes in as it travelled; a batch's are written out one by one.
-            let line = if !batch { body.to_vec() } else { serde_json::to_vec(m).unwrap_or_default() };
-            let out = guard.bridge.from_client(&line);
+        let rx = (requests > 0).then(|| guard.open_post(x, requests, batch));
+        for line in lines {
+            let out = guard.bridge.from_client_at(line, Some(x));
             guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
         }
         rx

@@ -13,7 +13,8 @@ use tokio::sync::mpsc;
 
 use super::Ctx;
 use super::record::on_leg;
-use crate::bridge::{write_line_with, Bridge, Leg, Output, Record};
+use crate::bridge::head::Head;
+use crate::bridge::{write_line_with, Bridge, Leg, Output, Record, Reply};
 use crate::vocab::Direction;
 use crate::proxy::http::record::{end_line, request_line, response_line};
 
@@ -85,9 +86,9 @@ pub struct Session {
     pub bridge: Bridge,
     pub upstream_session: Option<String>,
     pub upstream_get: bool,
+    /// The POSTs waiting for answers: the core marks each answer with the POST of its request
+    /// (whatever id its client chose: stateless clients all start at 0 or 1).
     posts: HashMap<u64, Post>,
-    /// Client request id (its JSON text) -> the POST that carried it.
-    routes: HashMap<String, u64>,
     get: Option<GetStream>,
     backlog: VecDeque<(Vec<u8>, Record)>,
     /// Messages for the upstream, sent in this order by the session's sender (upstream.rs).
@@ -122,7 +123,7 @@ pub fn sse_event(msg: &[u8]) -> Bytes {
 impl Session {
     pub fn new(ctx: &Ctx, id: Option<String>) -> Session {
         let stream = ctx.next_stream.fetch_add(1, Ordering::Relaxed);
-        Session { stream, id, bridge: Bridge::new(ctx.to), upstream_session: None, upstream_get: false, posts: HashMap::new(), routes: HashMap::new(), get: None, backlog: VecDeque::new(), outbox: None, held: VecDeque::new() }
+        Session { stream, id, bridge: Bridge::new(ctx.to), upstream_session: None, upstream_get: false, posts: HashMap::new(), get: None, backlog: VecDeque::new(), outbox: None, held: VecDeque::new() }
     }
 
     fn record(&self, ctx: &Ctx, r: &Record, http: Option<&Value>) {
@@ -134,7 +135,7 @@ impl Session {
 
     /// A client POST with these request ids: its answer waits on the returned queue. A batch is
     /// answered with an SSE stream (a JSON answer to a batch would have to be an array).
-    pub fn open_post(&mut self, x: u64, ids: &[Value], batch: bool) -> mpsc::Receiver<Piece> {
+    pub fn open_post(&mut self, x: u64, requests: usize, batch: bool) -> mpsc::Receiver<Piece> {
         let (tx, rx) = mpsc::channel(POST_QUEUE);
         if self.posts.len() >= POSTS_MAX {
             // The oldest waits no longer: its client's response ends.
@@ -142,14 +143,7 @@ impl Session {
                 self.posts.remove(&oldest);
             }
         }
-        if self.routes.len() >= 4 * POSTS_MAX {
-            let posts = &self.posts;
-            self.routes.retain(|_, x| posts.contains_key(x));
-        }
-        for id in ids {
-            self.routes.insert(id.to_string(), x);
-        }
-        self.posts.insert(x, Post { tx, left: ids.len(), json: batch.then_some(false), events: 0, bytes: 0 });
+        self.posts.insert(x, Post { tx, left: requests, json: batch.then_some(false), events: 0, bytes: 0 });
         rx
     }
 
@@ -169,7 +163,6 @@ impl Session {
     /// The session is over: its streams close; what waited for a GET stream is recorded undelivered.
     pub fn close(&mut self, ctx: &Ctx) {
         self.posts.clear();
-        self.routes.clear();
         self.get = None;
         self.outbox = None;
         for (_, r) in std::mem::take(&mut self.backlog) {
@@ -189,7 +182,7 @@ impl Session {
     /// The core's output: each line the core received recorded where it came from, each line for
     /// the client routed, each line for the upstream numbered and queued to be sent in order.
     pub fn deliver(&mut self, ctx: &Ctx, out: Output, origin: Origin, context: Option<u64>) {
-        let mut to_client = out.to_client.into_iter();
+        let mut to_client = out.to_client.into_iter().zip(out.replies);
         let mut to_server = out.to_server.into_iter();
         let mut client_line_recorded = false;
         for r in out.records {
@@ -208,20 +201,21 @@ impl Session {
                     self.record(ctx, &r, http.as_ref());
                 }
                 (None, Leg::Client, Direction::ServerToClient) => {
-                    if let Some(line) = to_client.next() {
-                        self.route(ctx, line, r, context);
+                    if let Some((line, reply)) = to_client.next() {
+                        self.route(ctx, line, reply, r, context);
                     }
                 }
                 (None, Leg::Server, Direction::ClientToServer) => {
                     if let Some(body) = to_server.next() {
                         let x = ctx.x();
-                        let msg: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                        let method = msg.get("method").and_then(Value::as_str);
-                        let headers = self.upstream_headers(ctx, Some(&msg));
+                        // The head only (method, id, the mirrored parameters): no second tree of the message.
+                        let head = Head::of(&body).unwrap_or_default();
+                        let method = head.method.as_deref();
+                        let headers = self.upstream_headers(ctx, Some(&head));
                         let path = ctx.url.path().to_string();
                         ctx.rec.send(on_leg(request_line(x, "POST", &path, ctx.url.query(), &headers), Leg::Server), None);
                         self.record(ctx, &r, Some(&http_line(x, "request", None)));
-                        let id = msg.get("id").filter(|_| method.is_some()).cloned();
+                        let id = head.id().filter(|_| method.is_some());
                         let send = Send { x, body, headers, id: id.clone(), context, initialize: method == Some("initialize") };
                         if self.outbox.as_ref().is_none_or(|o| o.try_send(send).is_err()) {
                             ctx.rec.send(on_leg(end_line(x, 0, Some("not sent: the session has ended, or too many messages wait for the upstream")), Leg::Server), None);
@@ -244,8 +238,8 @@ impl Session {
 
     /// The headers of a request to the upstream: its session and, once negotiated (2025-06-18 and
     /// later), its version; to 2026-07-28, those that mirror the message (`Mcp-Method`, `Mcp-Name`).
-    pub fn upstream_headers(&self, ctx: &Ctx, msg: Option<&Value>) -> HeaderMap {
-        let method = msg.and_then(|m| m.get("method")).and_then(Value::as_str);
+    pub fn upstream_headers(&self, ctx: &Ctx, msg: Option<&Head>) -> HeaderMap {
+        let method = msg.and_then(|m| m.method.as_deref());
         let initialize = method == Some("initialize");
         let mut h = HeaderMap::new();
         h.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
@@ -262,11 +256,11 @@ impl Session {
         }
         if let (Some(method), true) = (method, version >= "2026-07-28") {
             let name = match method {
-                "tools/call" | "prompts/get" => msg.and_then(|m| m.pointer("/params/name")),
-                "resources/read" => msg.and_then(|m| m.pointer("/params/uri")),
+                "tools/call" | "prompts/get" => msg.and_then(|m| m.param("name")),
+                "resources/read" => msg.and_then(|m| m.param("uri")),
                 _ => None,
             };
-            for (header, value) in [("mcp-method", Some(method)), ("mcp-name", name.and_then(Value::as_str))] {
+            for (header, value) in [("mcp-method", Some(method)), ("mcp-name", name.as_deref())] {
                 if let Some(v) = value.and_then(|v| HeaderValue::from_str(&mirror(v)).ok()) {
                     h.insert(header, v);
                 }
@@ -277,18 +271,17 @@ impl Session {
 
     /// A line for the client: to the POST its answer belongs to, else the POST the upstream
     /// exchange answered (`context`), else the GET stream.
-    fn route(&mut self, ctx: &Ctx, line: Vec<u8>, r: Record, context: Option<u64>) {
-        let msg: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
-        let answer = msg.get("method").is_none().then(|| msg.get("id")).flatten();
-        let post = match answer {
-            Some(id) => self.routes.remove(&id.to_string()),
-            None => context.filter(|x| self.posts.contains_key(x)),
+    fn route(&mut self, ctx: &Ctx, line: Vec<u8>, reply: Reply, r: Record, context: Option<u64>) {
+        let answer = matches!(reply, Reply::Answer(_));
+        let post = match reply {
+            Reply::Answer(Some(x)) => Some(x),
+            Reply::Answer(None) | Reply::Other => context.filter(|x| self.posts.contains_key(x)),
         };
         let Some(x) = post else { return self.for_get(ctx, line, r) };
         let Some(p) = self.posts.get_mut(&x) else { return self.for_get(ctx, line, r) };
         let first = p.events == 0 && p.bytes == 0;
-        let json = *p.json.get_or_insert(answer.is_some() && p.left == 1);
-        if answer.is_some() {
+        let json = *p.json.get_or_insert(answer && p.left == 1);
+        if answer {
             p.left = p.left.saturating_sub(1);
         }
         let (piece, http) = if json {
