@@ -14,7 +14,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub mod cli;
+pub mod http;
 pub use cli::{proxy_lines, session};
+pub use http::proxy_http;
 
 /// Reads `data` as `T`; when that works, writes it, reads it back and compares.
 /// With `lossless`, the written JSON must also equal the input read as a plain value.
@@ -336,9 +338,10 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "generator" => generator(data),
         "session" => session(data),
         "proxy_lines" => proxy_lines(data),
+        "proxy_http" => proxy_http(data),
         _ => return false,
     }
     true
 }
 
-pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines"];
+pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines", "proxy_http"];

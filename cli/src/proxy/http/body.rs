@@ -104,7 +104,6 @@ impl BodyTap {
     }
 
     fn message(&self, place: &Place, msg: &[u8]) {
-        let line = Line { dir: self.dir, bytes: msg.to_vec(), too_long: None, terminated: true, seq: 0 };
         let is_json = serde_json::from_slice::<serde::de::IgnoredAny>(msg).is_ok();
         let rec = if is_json {
             message_line(place, msg)
@@ -116,8 +115,9 @@ impl BodyTap {
             // (an empty line is not written; findings name the line before).
             String::new()
         };
-        // A recorded line is checked as recorded; only a body that is not JSON (not recorded) goes raw.
-        let check = rec.is_empty().then_some(line);
+        // A recorded line is checked as recorded; only a body that is not JSON (not recorded) goes
+        // raw (copied only then: a long body is not held twice more).
+        let check = rec.is_empty().then(|| Line { dir: self.dir, bytes: msg.to_vec(), too_long: None, terminated: true, seq: 0 });
         // An event's data that is not JSON is an event line, not a message.
         let route = if is_json || rec.is_empty() { Route::Message } else { Route::None };
         self.rec.send(Rec { x: self.x, line: rec, route, check });
@@ -159,6 +159,20 @@ impl BodyTap {
             self.rec.send(Rec { x: self.x, line: end_line(self.x, self.bytes, error), route: Route::End, check: None });
         }
     }
+}
+
+/// The recording's lines a body's tap writes of `chunks` (as they arrived), with `budget` bytes to
+/// hold: the proxy's splitting of a body without the network, for tests and the fuzz target.
+pub fn tap_lines(response: bool, content_type: Option<&str>, chunks: &[&[u8]], budget: usize) -> Vec<String> {
+    let (queue, lines) = std::sync::mpsc::sync_channel(4096);
+    let rec = Recorder { queue, queued_bytes: Default::default(), lost: Default::default() };
+    let budget = BodyBudget::new(budget);
+    let mut tap = if response { BodyTap::response(rec, budget, 0, content_type) } else { BodyTap::request(rec, budget, 0, true) };
+    for c in chunks {
+        tap.feed(c);
+    }
+    tap.finish(None);
+    lines.try_iter().filter_map(|e| if let super::record::Event::Rec(r) = e { Some(r.line) } else { None }).filter(|l| !l.is_empty()).collect()
 }
 
 /// The `endpoint` rewrite's state: the stream's start held until its first event is complete.

@@ -11,9 +11,9 @@
 mod body;
 pub mod guard;
 pub mod limits;
-pub(crate) mod record;
+pub mod record;
 pub(crate) mod server;
-pub(crate) mod upstream;
+pub mod upstream;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::mpsc::sync_channel;
@@ -23,6 +23,7 @@ use std::time::Duration;
 
 pub use body::{EVENT_MAX, FIRST_EVENT_MAX};
 pub use record::{EXCHANGES_MAX, REQUEST_HEADERS, RESPONSE_HEADERS, SESSIONS_MAX, VALUE_MAX};
+pub use body::tap_lines;
 pub use limits::ServeOptions;
 pub use upstream::{redact_query, Upstream};
 
