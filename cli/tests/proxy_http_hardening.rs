@@ -263,7 +263,8 @@ async fn made_up_session_ids_do_not_use_up_the_checkers_streams() {
     let p = proxy.port;
     // More invented ids than streams are kept apart (256), each with a ping the upstream answers.
     for i in 0..300 {
-        let a = raw(p, post(p, "127.0.0.1:PORT", &format!("mcp-session-id: made-up-{i}\r\n"), PING).as_bytes()).await;
+        let h = format!("mcp-session-id: made-up-{i}\r\nmcp-protocol-version: 2025-11-25\r\n");
+        let a = raw(p, post(p, "127.0.0.1:PORT", &h, PING).as_bytes()).await;
         assert_eq!(status(&a), "200", "{a}");
     }
     // Then two real sessions: each must still be checked apart (else: a second `initialize` on one stream).
@@ -280,4 +281,7 @@ async fn made_up_session_ids_do_not_use_up_the_checkers_streams() {
     println!("{}", found.lines().last().unwrap_or(""));
     let initialize: Vec<&str> = found.lines().filter(|l| l.contains("initialize")).collect();
     assert!(initialize.is_empty(), "the real sessions shared a stream:\n{}", initialize.join("\n"));
+    // Each made-up id is reported (once), on the shared stream.
+    let unissued = found.lines().filter(|l| l.contains("[transport.session-id-unissued]")).count();
+    assert_eq!(unissued, 300, "{found}");
 }

@@ -250,7 +250,7 @@ impl ForChecker {
 
 /// The recorder thread; see the module's comment. A write error of the recording stops it and is
 /// kept in `error`; the recording is flushed whenever the queue is empty.
-pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, rec: &Recorder, error: &Mutex<Option<String>>) {
+pub(crate) fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, rec: &Recorder, error: &Mutex<Option<String>>) {
     let mut number = 0u64;
     let mut unchecked = 0u64;
     let mut exchanges: HashMap<u64, Exchange> = HashMap::new();
