@@ -77,7 +77,7 @@ impl Transport {
             }
         }
         if ex.unissued {
-            add(&rules::SESSION_ID_UNISSUED, format!("the request's `Mcp-Session-Id` {} is none the server assigned in the recording", shown(sid.as_deref())));
+            add(&rules::SESSION_ID_UNISSUED, format!("the request's `Mcp-Session-Id` {} is none the server assigned in the recording", shown(sid)));
         }
         if sid.is_some() && ex.session_got_404 {
             add(&rules::SESSION_RESTART, "the request carries a session id the server answered 404 to before".into());
