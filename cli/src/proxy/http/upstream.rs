@@ -42,6 +42,8 @@ impl Upstream {
     /// The upstream URL of a request's path and query.
     pub fn map(&self, path_and_query: &str) -> Result<Uri, String> {
         let rest = path_and_query.strip_prefix('/').unwrap_or(path_and_query);
+        // A fragment never goes to a server; left in, it would swallow the query after it (the upstream's key).
+        let rest = rest.split('#').next().unwrap_or_default();
         let (path, query) = match rest.split_once('?') {
             Some((p, q)) => (p, Some(q).filter(|q| !q.is_empty())),
             None => (rest, None),
@@ -172,6 +174,8 @@ mod tests {
         assert_eq!(up.map("/mcp").unwrap().to_string(), "https://example.test/mcp?api_key=k&profile=p");
         assert_eq!(up.map("/messages?sessionId=a").unwrap().to_string(), "https://example.test/messages?api_key=k&profile=p&sessionId=a");
         assert_eq!(Upstream::parse("https://example.test/mcp?").unwrap().map("/mcp?").unwrap().to_string(), "https://example.test/mcp");
+        // Found by the proxy_http fuzz target: a `#` in the target hid the upstream's query.
+        assert_eq!(up.map("/m#p?x=1").unwrap().to_string(), "https://example.test/m?api_key=k&profile=p");
         for bad in ["ftp://h/", "/mcp", "http://u:p@h/mcp", "not a url"] {
             assert!(Upstream::parse(bad).is_err(), "{bad}");
         }
