@@ -28,6 +28,7 @@ mod peer_schemas;
 mod proxy;
 mod proxy_hardening;
 mod proxy_http;
+mod proxy_http_hardening;
 mod proxy_http_real;
 mod proxy_real;
 mod proxy_stop;

@@ -522,6 +522,18 @@ fn session_id_missing_and_400() {
 }
 
 #[test]
+fn session_id_unissued() {
+    let mut r = Rec::new("2025-11-25");
+    r.list(1);
+    r.accepts("transport.session-id-unissued");
+    // An id no response assigned (a client made it up): reported once, however often it comes.
+    r.post(&[("mcp-session-id", Some("made-up"))], list(2), 200, JSON, &[listed(2)]);
+    r.post(&[("mcp-session-id", Some("made-up"))], list(3), 200, JSON, &[listed(3)]);
+    r.reports("transport.session-id-unissued");
+    assert_eq!(r.found().iter().filter(|f| *f == "transport.session-id-unissued").count(), 1);
+}
+
+#[test]
 fn session_ended_404_and_restart() {
     let mut r = Rec::new("2025-11-25");
     let x = r.request("DELETE", &[]);

@@ -18,7 +18,9 @@ use serde_json::Value;
 pub mod bridge;
 pub mod cli;
 pub use bridge::bridge;
+pub mod http;
 pub use cli::{proxy_lines, session};
+pub use http::proxy_http;
 
 /// Reads `data` as `T`; when that works, writes it, reads it back and compares.
 /// With `lossless`, the written JSON must also equal the input read as a plain value.
@@ -341,9 +343,10 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "session" => session(data),
         "proxy_lines" => proxy_lines(data),
         "bridge" => bridge(data),
+        "proxy_http" => proxy_http(data),
         _ => return false,
     }
     true
 }
 
-pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines", "bridge"];
+pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines", "bridge", "proxy_http"];

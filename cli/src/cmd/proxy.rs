@@ -69,6 +69,21 @@ pub struct ProxyCmd {
     /// Stopping the stdio server: seconds from SIGTERM to SIGKILL
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = seconds, conflicts_with = "http")]
     pub kill_after: Duration,
+    /// With --http: another name clients may use for the proxy in `Host` (NAME, any port, or NAME:PORT; `*`: any); repeatable. Loopback names with the listen port, and the listen address, are always allowed
+    #[arg(long, value_name = "HOST", requires = "http", value_parser = NonEmptyStringValueParser::new())]
+    pub allow_host: Vec<String>,
+    /// With --http: a browser origin allowed to use the proxy (`https://app.example:8443`; `*`: any); repeatable. Without one, an `Origin` must name the proxy as an allowed host does; others get 403
+    #[arg(long, value_name = "ORIGIN", requires = "http", value_parser = NonEmptyStringValueParser::new())]
+    pub allow_origin: Vec<String>,
+    /// With --http: seconds a client may take to send a request head, and a kept-alive connection may idle between requests (0: no limit)
+    #[arg(long, value_name = "SECS", requires = "http", default_value_t = http::limits::HEADER_TIMEOUT_SECS)]
+    pub header_timeout: u64,
+    /// With --http: connections served at once; more are answered 503 and closed [default: 512, fewer under a low `ulimit -n`]
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: Option<u64>,
+    /// With --http: MiB of request and response bodies held at once, over all requests, to split and check them; a request past it is answered 503
+    #[arg(long, value_name = "MIB", requires = "http", default_value_t = http::limits::BODY_BUDGET_MIB as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_budget: u64,
     /// Internal: this process is the proxy's checker child, with its role
     #[arg(long, value_name = "ROLE", hide = true)]
     pub checker_child: Option<String>,
@@ -93,7 +108,14 @@ impl ProxyCmd {
             let (Some(listen), Some(upstream)) = (self.listen, self.upstream) else {
                 return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
             };
-            Some(Box::new(http::Target::new(listen, &upstream).map_err(UsageError)?))
+            let serve = http::ServeOptions {
+                allow_hosts: self.allow_host,
+                allow_origins: self.allow_origin,
+                header_timeout: (self.header_timeout > 0).then(|| std::time::Duration::from_secs(self.header_timeout)),
+                max_connections: self.max_connections.map_or_else(http::limits::default_max_connections, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+                body_budget: usize::try_from(self.body_budget).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+            };
+            Some(Box::new(http::Target::new(listen, &upstream, serve).map_err(UsageError)?))
         } else {
             // The checker child reads its framed lines on stdin (`-- -`).
             if self.command.is_empty() {

@@ -122,6 +122,12 @@ pub static SESSION_ID_MISSING: Rule = error(
     SESSIONS,
     "Streamable HTTP, session management: once the server assigned a session id the client MUST send it in `Mcp-Session-Id` on every later request (a request other than `initialize` without it while a session is open)",
 );
+pub static SESSION_ID_UNISSUED: Rule = warning(
+    "transport.session-id-unissued",
+    &[],
+    SESSIONS,
+    "Streamable HTTP, session management: the session id is one the server assigns (in `Mcp-Session-Id` on the answer to `initialize`) and the client sends on later requests; a request carries one no response in the recording assigned (a warning: the session may predate the recording; `proxy --http` checks such requests on the shared stream, not on a stream of their own)",
+);
 pub static SESSION_REQUIRED_400: Rule = warning(
     "transport.session-required-400",
     &["transport/session-required-400"],
@@ -249,6 +255,7 @@ pub static RULES: &[&Rule] = &[
     &GET_NO_RESPONSE,
     &SESSION_ID_CHARS,
     &SESSION_ID_MISSING,
+    &SESSION_ID_UNISSUED,
     &SESSION_REQUIRED_400,
     &SESSION_ENDED_404,
     &SESSION_RESTART,

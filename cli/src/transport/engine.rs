@@ -42,6 +42,8 @@ pub(super) struct Session {
     pub ended: bool,
     /// A request carrying it was answered 404.
     pub got_404: bool,
+    /// A response assigned it (or took it up: answered a request carrying it with it).
+    pub issued: bool,
     /// Event id digest -> (the stream it was first sent on, the exchange that last sent it).
     events: HashMap<u64, (u64, u64)>,
     order: VecDeque<u64>,
@@ -64,6 +66,8 @@ pub(super) struct Exchange {
     pub live_session: bool,
     pub session_ended: bool,
     pub session_got_404: bool,
+    /// The request carries a session id no response has issued, not reported before.
+    pub unissued: bool,
     /// A 2024-11-05 HTTP+SSE exchange (its GET stream began with `endpoint`, or it POSTs to one).
     pub legacy: bool,
     /// The request's path did not match an endpoint announced earlier (2024-11-05).
@@ -107,6 +111,8 @@ pub struct Transport {
     tools: super::mirror::Tools,
     /// Exchanges and sessions forgotten by the bounds.
     pub forgotten: u64,
+    /// Digests of the unissued session ids reported (each once, at most [`SESSIONS_MAX`] remembered).
+    unissued_reported: std::collections::HashSet<u64>,
     /// The line being fed (set by the caller), kept with each exchange's request.
     pub line: u64,
     /// The version of an exchange nothing else names: `check --protocol V`'s, else the latest.
@@ -139,7 +145,7 @@ pub(super) fn same_origin(origin: &str, host: &str) -> bool {
 impl Transport {
     /// `noun` names an exchange in findings: `exchange` for a recording, `entry` for a HAR.
     pub fn new(noun: &'static str) -> Transport {
-        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools: super::mirror::Tools::default(), forgotten: 0, line: 0, fallback: LATEST }
+        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools: super::mirror::Tools::default(), forgotten: 0, unissued_reported: Default::default(), line: 0, fallback: LATEST }
     }
 
     /// Exchanges that name no version (no negotiation, header or `_meta`) are held to `version`'s rules.
@@ -213,9 +219,21 @@ impl Transport {
         }
         let sid = headers.session_id.clone();
         let live_session = sid.is_none() && self.sessions.values().any(|s| !s.ended && !s.got_404);
-        let (negotiated, ended, got_404) = match self.session(sid.as_deref()) {
-            Some(s) => (s.version, s.ended, s.got_404),
-            None => (None, false, false),
+        let (negotiated, ended, got_404, issued) = match self.session(sid.as_deref()) {
+            Some(s) => (s.version, s.ended, s.got_404, s.issued),
+            None => (None, false, false, false),
+        };
+        // Reported once per id: a client that made one up, or a session older than the recording.
+        let unissued = match sid.as_deref() {
+            Some(s) if !issued && !got_404 => {
+                let d = digest(s);
+                let new = !self.unissued_reported.contains(&d);
+                if new && self.unissued_reported.len() < SESSIONS_MAX {
+                    self.unissued_reported.insert(d);
+                }
+                new
+            }
+            _ => false,
         };
         let header = headers.protocol_version.as_deref().and_then(known);
         let last_event_known = headers.last_event_id.as_deref().is_some_and(|id| self.session(sid.as_deref()).is_some_and(|s| s.events.contains_key(&digest(id))));
@@ -236,6 +254,7 @@ impl Transport {
             live_session,
             session_ended: ended,
             session_got_404: got_404,
+            unissued,
             legacy,
             off_endpoint,
             last_event_known,
@@ -266,8 +285,12 @@ impl Transport {
                 self.session_mut(Some(s)).ended = true;
             }
         }
-        if let Some(s) = &assigned {
-            self.session_mut(Some(s));
+        let taken_up = sid.as_ref().filter(|s| ok && headers.session_id.as_ref() == Some(*s));
+        if let Some(s) = assigned.as_ref().or(taken_up) {
+            self.session_mut(Some(s)).issued = true;
+            if let Some(ex) = self.open.get_mut(&x) {
+                ex.unissued = false;
+            }
         }
         // A resumed stream's events belong to the stream the named event came on.
         if let (Some(id), true) = (last_event_id, method == "GET") {

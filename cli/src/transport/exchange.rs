@@ -76,6 +76,9 @@ impl Transport {
                 add(&rules::SESSION_REQUIRED_400, format!("the server, which assigns sessions, answered a request without a session id with {}, not 400", status.unwrap_or_default()));
             }
         }
+        if ex.unissued {
+            add(&rules::SESSION_ID_UNISSUED, format!("the request's `Mcp-Session-Id` {} is none the server assigned in the recording", shown(sid)));
+        }
         if sid.is_some() && ex.session_got_404 {
             add(&rules::SESSION_RESTART, "the request carries a session id the server answered 404 to before".into());
         }

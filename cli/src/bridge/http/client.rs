@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Either, Full, Limited};
+use http_body_util::{Either, Full};
 use hyper::body::{Body, Frame, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
@@ -146,13 +146,18 @@ fn per_request(msg: &Head) -> bool {
     msg.method.as_deref() == Some("server/discover") || msg.meta_version().is_some_and(|v| v.as_str() >= "2026-07-28")
 }
 
+/// A request the proxy's guard refused (`Host`, `Origin`): recorded with its answer and why.
+pub fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why: &str) -> Answer {
+    let x = ctx.x();
+    ctx.rec.send(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client), None);
+    plain(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN), why, None)
+}
+
 async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, headers: &HeaderMap, body: Incoming) -> Answer {
-    let body = match Limited::new(body, MAX_LINE).collect().await {
-        Ok(b) => b.to_bytes(),
-        Err(e) => {
-            let status = if e.is::<http_body_util::LengthLimitError>() { StatusCode::PAYLOAD_TOO_LARGE } else { StatusCode::BAD_REQUEST };
-            return plain(ctx, x, status, &format!("reading the body: {e}"), None);
-        }
+    // Held within the budget shared by all bodies until this POST is handled.
+    let (body, _held) = match ctx.budget.collect(body, MAX_LINE).await {
+        Ok(b) => b,
+        Err((status, why)) => return plain(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), &why, None),
     };
     let _ = headers;
     // One message goes to the core as it came (the core weighs its tree before reading it: see

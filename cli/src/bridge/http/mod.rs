@@ -28,6 +28,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 
 use super::Counts;
+use crate::proxy::http::limits::BodyBudget;
 use crate::proxy::http::Target;
 use crate::proxy::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
 
@@ -53,6 +54,8 @@ pub(crate) struct Ctx {
     pub totals: Mutex<Counts>,
     /// Messages for a client's GET stream that found no room (none open and the backlog full, or one not read).
     pub dropped: AtomicU64,
+    /// The bytes of POST bodies held at once (`--body-budget`).
+    pub budget: BodyBudget,
 }
 
 impl Ctx {
@@ -72,12 +75,13 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
         Ok(u) => u,
         Err(e) => return fail(&format!("--upstream {}: {e}", t.upstream_url)),
     };
-    let crate::proxy::http::Listening { runtime, listener, client, stop, at } = match crate::proxy::http::listen(&t.listen) {
+    let crate::proxy::http::Listening { runtime, listener, client, stop, at, serving } = match crate::proxy::http::listen(&t.listen, &t.serve) {
         Ok(l) => l,
         Err(e) => return fail(&e),
     };
     let version = crate::versions::VERSIONS[to].name;
-    output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.upstream_url));
+    output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.shown_url()));
+    crate::proxy::http::warn_beyond_loopback(&stderr, &serving);
 
     let (queue, from_handlers) = sync_channel(QUEUE_LINES);
     let rec = record::Recorder { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
@@ -101,8 +105,9 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
         stateless: Mutex::new(None),
         totals: Mutex::new(Counts::default()),
         dropped: AtomicU64::new(0),
+        budget: BodyBudget::new(t.serve.body_budget),
     });
-    runtime.block_on(crate::proxy::http::server::accept(listener, ctx.clone(), stop, client::handle));
+    runtime.block_on(crate::proxy::http::server::accept(listener, ctx.clone(), serving.clone(), stop, client::handle, client::refused));
     runtime.shutdown_timeout(Duration::from_millis(200));
 
     // The sessions still open count too.
@@ -115,6 +120,7 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     thread::spawn(move || queue.send(record::Item::Stop));
     output::join_unless_stalled(recorder, &[&findings]);
     checker.finish(&findings);
+    crate::proxy::http::report_refusals(&stderr, &serving, &ctx.budget);
     let dropped = ctx.dropped.load(Ordering::Relaxed);
     if dropped > 0 {
         output::note(&stderr, format!("{dropped} messages for clients were dropped: no GET stream open (at most {GET_BACKLOG} wait per session) or one not read (at most {POST_QUEUE} queued)"));

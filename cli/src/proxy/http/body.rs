@@ -13,6 +13,7 @@ use std::task::{ready, Context, Poll};
 use bytes::{Bytes, BytesMut};
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 
+use super::limits::{BodyBudget, Held};
 use super::record::{end_line, event_line, message_line, skipped_line, Place, Rec, Recorder, Route};
 use super::upstream::Upstream;
 use crate::vocab::Direction;
@@ -32,6 +33,10 @@ enum Kind {
     Json {
         buf: Vec<u8>,
         len: usize,
+        /// The bytes of `buf` taken from the shared budget.
+        held: Held,
+        /// The budget had no room: the body is not kept (a request's is refused).
+        over_budget: bool,
     },
     Sse(Box<SseParser>),
     /// Not MCP (an error page, an empty body): only counted.
@@ -41,6 +46,7 @@ enum Kind {
 /// What the tap of one body knows.
 pub struct BodyTap {
     rec: Recorder,
+    budget: BodyBudget,
     x: u64,
     dir: Direction,
     kind: Kind,
@@ -53,31 +59,35 @@ pub struct BodyTap {
 
 impl BodyTap {
     /// The request body's tap: a POST body read as JSON.
-    pub fn request(rec: Recorder, x: u64, json: bool) -> BodyTap {
-        let kind = if json { Kind::Json { buf: Vec::new(), len: 0 } } else { Kind::Skip };
-        BodyTap { rec, x, dir: Direction::ClientToServer, kind, bytes: 0, end_line: false, dropped: "the request body was not read to its end" }
+    pub fn request(rec: Recorder, budget: BodyBudget, x: u64, json: bool) -> BodyTap {
+        let kind = if json { Kind::Json { buf: Vec::new(), len: 0, held: Held::none(), over_budget: false } } else { Kind::Skip };
+        BodyTap { rec, budget, x, dir: Direction::ClientToServer, kind, bytes: 0, end_line: false, dropped: "the request body was not read to its end" }
     }
 
     /// The response body's tap, by its media type.
-    pub fn response(rec: Recorder, x: u64, content_type: Option<&str>) -> BodyTap {
+    pub fn response(rec: Recorder, budget: BodyBudget, x: u64, content_type: Option<&str>) -> BodyTap {
         let mime = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
         let kind = match mime.as_str() {
             "text/event-stream" => Kind::Sse(Box::new(SseParser::new(EVENT_MAX))),
-            m if m == "application/json" || m.ends_with("+json") => Kind::Json { buf: Vec::new(), len: 0 },
+            m if m == "application/json" || m.ends_with("+json") => Kind::Json { buf: Vec::new(), len: 0, held: Held::none(), over_budget: false },
             _ => Kind::Skip,
         };
-        BodyTap { rec, x, dir: Direction::ServerToClient, kind, bytes: 0, end_line: true, dropped: "the client went away" }
+        BodyTap { rec, budget, x, dir: Direction::ServerToClient, kind, bytes: 0, end_line: true, dropped: "the client went away" }
     }
 
-    fn feed(&mut self, data: &[u8]) {
+    /// Takes in the next bytes; false when the budget had no room for them (first time only).
+    fn feed(&mut self, data: &[u8]) -> bool {
         self.bytes += data.len() as u64;
         match &mut self.kind {
-            Kind::Json { buf, len } => {
+            Kind::Json { buf, len, held, over_budget } => {
                 *len += data.len();
-                if *len <= MAX_LINE {
+                if *len > MAX_LINE || *over_budget {
+                    (*buf, *held) = (Vec::new(), Held::none());
+                } else if held.grow(&self.budget, data.len()) {
                     buf.extend_from_slice(data);
                 } else {
-                    *buf = Vec::new();
+                    (*buf, *held, *over_budget) = (Vec::new(), Held::none(), true);
+                    return false;
                 }
             }
             Kind::Sse(p) => {
@@ -90,10 +100,10 @@ impl BodyTap {
             }
             Kind::Skip => {}
         }
+        true
     }
 
     fn message(&self, place: &Place, msg: &[u8]) {
-        let line = Line { dir: self.dir, bytes: msg.to_vec(), too_long: None, terminated: true, seq: 0 };
         let is_json = serde_json::from_slice::<serde::de::IgnoredAny>(msg).is_ok();
         let rec = if is_json {
             message_line(place, msg)
@@ -105,8 +115,9 @@ impl BodyTap {
             // (an empty line is not written; findings name the line before).
             String::new()
         };
-        // A recorded line is checked as recorded; only a body that is not JSON (not recorded) goes raw.
-        let check = rec.is_empty().then_some(line);
+        // A recorded line is checked as recorded; only a body that is not JSON (not recorded) goes
+        // raw (copied only then: a long body is not held twice more).
+        let check = rec.is_empty().then(|| Line { dir: self.dir, bytes: msg.to_vec(), too_long: None, terminated: true, seq: 0 });
         // An event's data that is not JSON is an event line, not a message.
         let route = if is_json || rec.is_empty() { Route::Message } else { Route::None };
         self.rec.send(Rec { x: self.x, line: rec, route, check });
@@ -130,9 +141,9 @@ impl BodyTap {
     /// The body ended (`error` says why when it did not end well).
     fn finish(mut self, error: Option<&str>) {
         match std::mem::replace(&mut self.kind, Kind::Skip) {
-            Kind::Json { buf, len } if error.is_none() && len > 0 => {
+            Kind::Json { buf, len, over_budget, .. } if error.is_none() && len > 0 => {
                 let place = Place { x: self.x, dir: self.dir, event: None };
-                if len > MAX_LINE {
+                if len > MAX_LINE || over_budget {
                     self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
                 } else if !buf.trim_ascii().is_empty() {
                     self.message(&place, &buf);
@@ -148,6 +159,20 @@ impl BodyTap {
             self.rec.send(Rec { x: self.x, line: end_line(self.x, self.bytes, error), route: Route::End, check: None });
         }
     }
+}
+
+/// The recording's lines a body's tap writes of `chunks` (as they arrived), with `budget` bytes to
+/// hold: the proxy's splitting of a body without the network, for tests and the fuzz target.
+pub fn tap_lines(response: bool, content_type: Option<&str>, chunks: &[&[u8]], budget: usize) -> Vec<String> {
+    let (queue, lines) = std::sync::mpsc::sync_channel(4096);
+    let rec = Recorder { queue, queued_bytes: Default::default(), lost: Default::default() };
+    let budget = BodyBudget::new(budget);
+    let mut tap = if response { BodyTap::response(rec, budget, 0, content_type) } else { BodyTap::request(rec, budget, 0, true) };
+    for c in chunks {
+        tap.feed(c);
+    }
+    tap.finish(None);
+    lines.try_iter().filter_map(|e| if let super::record::Event::Rec(r) = e { Some(r.line) } else { None }).filter(|l| !l.is_empty()).collect()
 }
 
 /// The `endpoint` rewrite's state: the stream's start held until its first event is complete.
@@ -210,6 +235,8 @@ impl Rewrite {
 /// A body forwarded frame by frame through its tap (and, for a legacy SSE stream, the rewrite).
 pub struct Tapped {
     inner: Incoming,
+    /// A request body's: where the client's failure is said, for the answer (400, or 503 past the budget).
+    fault: Option<Fault>,
     tap: Option<BodyTap>,
     rewrite: Option<Rewrite>,
     /// The upstream's body has ended while held bytes were still to go out.
@@ -218,12 +245,24 @@ pub struct Tapped {
 
 impl Tapped {
     pub fn new(inner: Incoming, tap: BodyTap, rewrite: Option<Rewrite>) -> Tapped {
-        Tapped { inner, tap: Some(tap), rewrite, ended: false }
+        Tapped { inner, fault: None, tap: Some(tap), rewrite, ended: false }
     }
 
-    fn pass(&mut self, data: Bytes) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
-        if let Some(t) = &mut self.tap {
-            t.feed(&data);
+    /// A request body whose failures (the client's) are said in `fault`.
+    pub fn request(inner: Incoming, tap: BodyTap, fault: Fault) -> Tapped {
+        Tapped { inner, fault: Some(fault), tap: Some(tap), rewrite: None, ended: false }
+    }
+
+    fn pass(&mut self, data: Bytes) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        let fits = self.tap.as_mut().is_none_or(|t| t.feed(&data));
+        if let (false, Some(fault)) = (fits, &self.fault) {
+            // A request body past the budget goes no further: the client gets 503, not a buffer.
+            let why = self.tap.as_ref().map(|t| t.budget.spent()).unwrap_or_default();
+            fault.set(503, why.clone());
+            if let Some(t) = self.tap.take() {
+                t.finish(Some(&why));
+            }
+            return Poll::Ready(Some(Err(why.into())));
         }
         // With a content length, hyper may never ask again once the last byte is in.
         if self.ended || (self.rewrite.is_none() && self.inner.is_end_stream()) {
@@ -237,9 +276,9 @@ impl Tapped {
 
 impl Body for Tapped {
     type Data = Bytes;
-    type Error = hyper::Error;
+    type Error = BoxError;
 
-    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         let this = self.get_mut();
         loop {
             if this.ended {
@@ -264,11 +303,14 @@ impl Body for Tapped {
                     Err(trailers) => return Poll::Ready(Some(Ok(trailers))),
                 },
                 Some(Err(e)) => {
-                    if let Some(t) = this.tap.take() {
-                        let why = if this.tap_is_response() { "upstream closed mid-stream" } else { "the client's request body failed" };
-                        t.finish(Some(&format!("{why}: {e}")));
+                    let why = if this.tap_is_response() { format!("upstream closed mid-stream: {e}") } else { format!("the client's request body failed: {e}") };
+                    if let Some(fault) = &this.fault {
+                        fault.set(400, why.clone());
                     }
-                    return Poll::Ready(Some(Err(e)));
+                    if let Some(t) = this.tap.take() {
+                        t.finish(Some(&why));
+                    }
+                    return Poll::Ready(Some(Err(e.into())));
                 }
                 None => this.ended = true,
             }
@@ -290,7 +332,24 @@ impl Body for Tapped {
 
 impl Tapped {
     fn tap_is_response(&self) -> bool {
-        self.tap.as_ref().is_none_or(|t| t.dir == Direction::ServerToClient)
+        self.fault.is_none()
+    }
+}
+
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The client's failure while its request body was sent on: the status to answer and why.
+#[derive(Clone, Default)]
+pub struct Fault(std::sync::Arc<std::sync::Mutex<Option<(u16, String)>>>);
+
+impl Fault {
+    fn set(&self, status: u16, why: String) {
+        let mut f = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        f.get_or_insert((status, why));
+    }
+
+    pub fn get(&self) -> Option<(u16, String)> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }
 

@@ -9,9 +9,11 @@
 //! each stream and exits.
 
 mod body;
-pub(crate) mod record;
+pub mod guard;
+pub mod limits;
+pub mod record;
 pub(crate) mod server;
-pub(crate) mod upstream;
+pub mod upstream;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::mpsc::sync_channel;
@@ -21,7 +23,9 @@ use std::time::Duration;
 
 pub use body::{EVENT_MAX, FIRST_EVENT_MAX};
 pub use record::{EXCHANGES_MAX, REQUEST_HEADERS, RESPONSE_HEADERS, SESSIONS_MAX, VALUE_MAX};
-pub use upstream::Upstream;
+pub use body::tap_lines;
+pub use limits::ServeOptions;
+pub use upstream::{redact_query, Upstream};
 
 use super::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
 
@@ -31,11 +35,20 @@ pub struct Target {
     pub listen: String,
     pub upstream: Upstream,
     pub upstream_url: String,
+    pub serve: ServeOptions,
 }
 
 impl Target {
-    pub fn new(listen: String, upstream_url: &str) -> Result<Target, String> {
-        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string() })
+    pub fn new(listen: String, upstream_url: &str, serve: ServeOptions) -> Result<Target, String> {
+        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string(), serve })
+    }
+
+    /// The upstream URL as said on stderr: its query's secret-looking values hidden.
+    pub fn shown_url(&self) -> String {
+        match self.upstream_url.split_once('?') {
+            Some((base, q)) => format!("{base}?{}", redact_query(q)),
+            None => self.upstream_url.clone(),
+        }
     }
 }
 
@@ -46,11 +59,12 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let Listening { runtime, listener, client, stop, at } = match listen(&t.listen) {
+    let Listening { runtime, listener, client, stop, at, serving } = match listen(&t.listen, &t.serve) {
         Ok(l) => l,
         Err(e) => return fail(&e),
     };
-    output::note(&stderr, format!("listening on http://{at}, forwarding to {}", t.upstream_url));
+    output::note(&stderr, format!("listening on http://{at}, forwarding to {}", t.shown_url()));
+    warn_beyond_loopback(&stderr, &serving);
 
     let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
     let rec = record::Recorder { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
@@ -62,8 +76,9 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     };
     let checker = checking::start(a, findings.clone(), from_recorder, rec.queued_bytes.clone());
 
-    let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0) });
-    runtime.block_on(server::serve(listener, ctx, stop));
+    let budget = limits::BodyBudget::new(t.serve.body_budget);
+    let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0), budget: budget.clone() });
+    runtime.block_on(server::serve(listener, ctx, serving.clone(), stop));
     // The exchanges still open end here: their taps record them as cut.
     body::STOPPING.store(true, std::sync::atomic::Ordering::Relaxed);
     runtime.shutdown_timeout(Duration::from_millis(200));
@@ -72,6 +87,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     thread::spawn(move || queue.send(record::Event::Stop));
     output::join_unless_stalled(recorder, &[&findings]);
     checker.finish(&findings);
+    report_refusals(&stderr, &serving, &budget);
     let failed = output::report_write_errors(&stderr, &findings, &record_error);
     if failed {
         2
@@ -89,10 +105,34 @@ pub(crate) struct Listening<B, S> {
     pub stop: S,
     /// The address actually bound (`--listen` may ask for port 0).
     pub at: String,
+    /// The accept loop's guard and limits, for the address bound.
+    pub serving: Arc<server::Serving>,
+}
+
+/// A listen address other machines can reach: said at the start, as the proxy then serves them too.
+pub(crate) fn warn_beyond_loopback(stderr: &output::Out, serving: &server::Serving) {
+    if serving.guard.listens_beyond_loopback() {
+        output::note(
+            stderr,
+            "warning: listening beyond loopback: other machines can reach the proxy and, through it, the upstream with no authentication of its own; `Host` and `Origin` are still checked (--allow-host, --allow-origin)".into(),
+        );
+    }
+}
+
+/// What the limits refused while the proxy ran, said at its end (each refused request is in the recording too).
+pub(crate) fn report_refusals(stderr: &output::Out, serving: &server::Serving, budget: &limits::BodyBudget) {
+    let connections = serving.refused_connections.load(std::sync::atomic::Ordering::Relaxed);
+    if connections > 0 {
+        output::note(stderr, format!("{connections} connections were answered 503 and closed: {} were open (--max-connections)", serving.max_connections));
+    }
+    let bodies = budget.refused.load(std::sync::atomic::Ordering::Relaxed);
+    if bodies > 0 {
+        output::note(stderr, format!("{bodies} bodies found no room in the {} MiB held at once (--body-budget): requests answered 503, responses not checked", budget.total >> 20));
+    }
 }
 
 /// Starts the runtime, binds `listen` and makes the upstream client; an error says which step failed.
-pub(crate) fn listen<B>(listen: &str) -> Result<Listening<B, impl std::future::Future<Output = ()>>, String>
+pub(crate) fn listen<B>(listen: &str, serve: &ServeOptions) -> Result<Listening<B, impl std::future::Future<Output = ()>>, String>
 where
     B: hyper::body::Body + Send + 'static,
     B::Data: Send,
@@ -105,8 +145,9 @@ where
         let _in_runtime = runtime.enter();
         stopped()
     };
-    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
-    Ok(Listening { runtime, listener, client, stop, at })
+    let bound = listener.local_addr().map_err(|e| format!("could not listen on {listen}: {e}"))?;
+    let serving = Arc::new(server::Serving::new(bound, serve));
+    Ok(Listening { runtime, listener, client, stop, at: bound.to_string(), serving })
 }
 
 /// Catches SIGINT, SIGTERM and SIGHUP now (call it inside the runtime); the future resolves on

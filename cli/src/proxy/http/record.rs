@@ -129,7 +129,8 @@ pub fn request_line(x: u64, method: &str, path: &str, query: Option<&str>, h: &H
     kept.extend(headers(h, &params));
     let mut o = json!({"x": x, "at": "request", "method": method, "path": path, "headers": kept});
     if let Some(q) = query {
-        o["query"] = json!(q);
+        // Keys (`?api_key=`) travel in queries too; the recording keeps their names only.
+        o["query"] = json!(super::upstream::redact_query(q));
     }
     json!({ "http": o }).to_string()
 }
@@ -198,6 +199,15 @@ pub fn event_line(x: u64, index: u64, id: Option<&str>, kind: Option<&str>, data
     if let Some(k) = kind {
         o["type"] = json!(k);
     }
+    // A 2024-11-05 `endpoint` names the URL the client posts to: its query as the request's is recorded.
+    let redacted;
+    let data = match (kind, data.split_once('?')) {
+        (Some("endpoint"), Some((base, q))) => {
+            redacted = format!("{base}?{}", super::upstream::redact_query(q));
+            redacted.as_str()
+        }
+        _ => data,
+    };
     if !data.is_empty() {
         let mut end = data.len().min(VALUE_MAX);
         while !data.is_char_boundary(end) {
@@ -240,7 +250,7 @@ impl ForChecker {
 
 /// The recorder thread; see the module's comment. A write error of the recording stops it and is
 /// kept in `error`; the recording is flushed whenever the queue is empty.
-pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, rec: &Recorder, error: &Mutex<Option<String>>) {
+pub(crate) fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, rec: &Recorder, error: &Mutex<Option<String>>) {
     let mut number = 0u64;
     let mut unchecked = 0u64;
     let mut exchanges: HashMap<u64, Exchange> = HashMap::new();
@@ -291,13 +301,20 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
         let is_message = r.route == Route::Message;
         let mut ends_stream = None;
         match r.route {
-            Route::Request(s) if s.is_some() => {
-                ex.session = s.clone();
-                ex.stream = Some(stream_of(s));
+            // Only an id the upstream issued (seen on a response) has a stream of its own: one a
+            // client made up waits for the answer, and goes to the shared stream unless the
+            // upstream takes it up (else invented ids would use up the streams for good).
+            Route::Request(Some(s)) => {
+                ex.stream = sessions.get(&s).copied();
+                ex.session = Some(s);
             }
             Route::Response { session, ends } => {
                 if ex.stream.is_none() {
-                    ex.stream = Some(stream_of(session));
+                    ex.stream = Some(match (&ex.session, session) {
+                        (Some(asked), Some(issued)) if *asked == issued => stream_of(Some(issued)),
+                        (Some(asked), _) => sessions.get(asked).copied().unwrap_or(0),
+                        (None, issued) => stream_of(issued),
+                    });
                     release = true;
                 }
                 // A deleted session's stream ends now (its end's findings come while the proxy runs,
@@ -454,7 +471,8 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(got, vec![(1, 1), (2, 1), (5, 1), (6, 1), (3, 0), (4, 0), (7, 0), (8, 2), (9, 2)]);
+        // B was never issued by the upstream (no response named it): the shared stream.
+        assert_eq!(got, vec![(1, 1), (2, 1), (5, 1), (6, 1), (3, 0), (4, 0), (7, 0), (8, 0), (9, 0)]);
     }
 
     #[test]

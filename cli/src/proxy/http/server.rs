@@ -5,19 +5,24 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{Either, Full};
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use hyper::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
-use super::body::{BodyTap, Rewrite, Tapped};
+use super::body::{BodyTap, Fault, Rewrite, Tapped};
+use super::guard::{Guard, Refusal, Seen};
+use super::limits::{BodyBudget, ServeOptions};
+use crate::input::MAX_LINE;
 use super::record::{self, Rec, Recorder, Route};
 use super::upstream::{self, Upstream};
 
@@ -30,6 +35,7 @@ pub struct Ctx {
     pub client: Upstreams,
     pub rec: Recorder,
     pub next_x: AtomicU64,
+    pub budget: BodyBudget,
 }
 
 /// The client to the upstream: HTTP/1.1, `https://` with rustls and the compiled-in Mozilla roots
@@ -52,10 +58,54 @@ where
     Ok(Client::builder(TokioExecutor::new()).build(https))
 }
 
+/// How the accept loop serves: who may use it ([`Guard`]), how long a request head may take (and
+/// a kept-alive connection idle), and how many connections are served at once.
+pub struct Serving {
+    pub guard: Guard,
+    pub header_timeout: Option<Duration>,
+    pub max_connections: usize,
+    connections: Arc<Semaphore>,
+    /// Connections closed at once because [`Serving::max_connections`] were open.
+    pub refused_connections: AtomicU64,
+}
+
+impl Serving {
+    pub fn new(listen: std::net::SocketAddr, o: &ServeOptions) -> Serving {
+        Serving {
+            guard: Guard::new(listen, &o.allow_hosts, &o.allow_origins),
+            header_timeout: o.header_timeout,
+            max_connections: o.max_connections.max(1),
+            connections: Arc::new(Semaphore::new(o.max_connections.max(1))),
+            refused_connections: AtomicU64::new(0),
+        }
+    }
+}
+
+/// What the guard reads of a request.
+fn check(guard: &Guard, req: &Request<Incoming>) -> Result<(), Refusal> {
+    let hosts: Vec<&[u8]> = req.headers().get_all(HOST).iter().map(|v| v.as_bytes()).collect();
+    let origins: Vec<&[u8]> = req.headers().get_all(ORIGIN).iter().map(|v| v.as_bytes()).collect();
+    let http11 = req.version() >= hyper::Version::HTTP_11;
+    guard.check(&Seen { http11, hosts: &hosts, authority: req.uri().authority().map(|a| a.as_str()), origins: &origins })
+}
+
+/// The answer to a connection past the limit, written without waiting before it is closed.
+fn busy(max: usize) -> String {
+    let body = format!("mcp-schema proxy: too many connections (at most {max} at once, --max-connections); try again later\n");
+    format!("HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\nretry-after: 1\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\n\r\n{body}", body.len())
+}
+
 /// Accepts connections until `stop` resolves, each request answered by `handle` (the proxy's, or
-/// the bridge's over HTTP).
-pub async fn accept<C, F, B>(listener: TcpListener, ctx: Arc<C>, stop: impl Future<Output = ()>, handle: fn(Request<Incoming>, Arc<C>) -> F)
-where
+/// the bridge's over HTTP) once the guard lets it pass; one it refuses is answered by `refuse`
+/// (which records it). A connection past [`Serving::max_connections`] is answered 503 and closed.
+pub async fn accept<C, F, B>(
+    listener: TcpListener,
+    ctx: Arc<C>,
+    serving: Arc<Serving>,
+    stop: impl Future<Output = ()>,
+    handle: fn(Request<Incoming>, Arc<C>) -> F,
+    refuse: fn(&C, &hyper::http::request::Parts, u16, &str) -> Response<B>,
+) where
     C: Send + Sync + 'static,
     F: Future<Output = Result<Response<B>, Infallible>> + Send + 'static,
     B: hyper::body::Body + Send + 'static,
@@ -75,18 +125,50 @@ where
             },
             () = &mut stop => return,
         };
+        let Ok(permit) = serving.connections.clone().try_acquire_owned() else {
+            serving.refused_connections.fetch_add(1, Ordering::Relaxed);
+            let _ = stream.try_write(busy(serving.max_connections).as_bytes());
+            continue;
+        };
         let _ = stream.set_nodelay(true);
-        let ctx = ctx.clone();
+        let (ctx, serving) = (ctx.clone(), serving.clone());
+        let header_timeout = serving.header_timeout;
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| handle(req, ctx.clone()));
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let (ctx, serving) = (ctx.clone(), serving.clone());
+                async move {
+                    match check(&serving.guard, &req) {
+                        Ok(()) => handle(req, ctx).await,
+                        Err(r) => {
+                            let (parts, _) = req.into_parts();
+                            Ok(refuse(&ctx, &parts, r.status, &r.why))
+                        }
+                    }
+                }
+            });
+            let mut http1 = hyper::server::conn::http1::Builder::new();
+            // The head's timeout also ends a kept-alive connection idle that long between requests.
+            if let Some(t) = header_timeout {
+                http1.timer(TokioTimer::new()).header_read_timeout(t);
+            }
+            let _ = http1.serve_connection(TokioIo::new(stream), service).await;
+            drop(permit);
         });
     }
 }
 
 /// The proxy's accept loop.
-pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, stop: impl Future<Output = ()>) {
-    accept(listener, ctx, stop, handle).await
+pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, serving: Arc<Serving>, stop: impl Future<Output = ()>) {
+    accept(listener, ctx, serving, stop, handle, refused).await
+}
+
+/// A request the guard refused: recorded (request, response and an end saying why), not sent on.
+fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why: &str) -> Answer {
+    let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
+    let session = record::header(&parts.headers, "mcp-session-id");
+    let line = record::request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers);
+    ctx.rec.send(Rec { x, line, route: Route::Request(session), check: None });
+    refuse(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN), why)
 }
 
 fn is_json(h: &hyper::HeaderMap) -> bool {
@@ -111,13 +193,26 @@ async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infalli
         Ok(u) => u,
         Err(e) => return Ok(refuse(&ctx, x, StatusCode::BAD_REQUEST, &format!("no upstream URL for this path: {e}"))),
     };
-    let tap = BodyTap::request(ctx.rec.clone(), x, parts.method == Method::POST && is_json(&parts.headers));
+    let kept = parts.method == Method::POST && is_json(&parts.headers);
+    // A body that says it will not fit is refused before anything goes upstream.
+    let declared = parts.headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<usize>().ok());
+    if let Some(n) = declared.filter(|&n| kept && n <= MAX_LINE && n > ctx.budget.free()) {
+        ctx.budget.refused.fetch_add(1, Ordering::Relaxed);
+        return Ok(refuse(&ctx, x, StatusCode::SERVICE_UNAVAILABLE, &format!("a body of {n} bytes: {}", ctx.budget.spent())));
+    }
+    let tap = BodyTap::request(ctx.rec.clone(), ctx.budget.clone(), x, kept);
     parts.uri = uri;
     upstream::upstream_request_headers(&mut parts.headers, &ctx.upstream);
     let (is_get, is_delete) = (parts.method == Method::GET, parts.method == Method::DELETE);
-    let up = Request::from_parts(parts, Tapped::new(body, tap, None));
+    let fault = Fault::default();
+    let up = Request::from_parts(parts, Tapped::request(body, tap, fault.clone()));
     let resp = match ctx.client.request(up).await {
         Ok(r) => r,
+        // The client's body failed (malformed, cut, or past the budget): the client's failure, not the upstream's.
+        Err(_) if fault.get().is_some() => {
+            let (status, why) = fault.get().unwrap_or_default();
+            return Ok(refuse(&ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), &why));
+        }
         Err(e) => {
             let mut why = e.to_string();
             let mut source = std::error::Error::source(&e);
@@ -144,12 +239,12 @@ async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infalli
         }
         _ => None,
     };
-    let tap = BodyTap::response(ctx.rec.clone(), x, content_type.as_deref());
+    let tap = BodyTap::response(ctx.rec.clone(), ctx.budget.clone(), x, content_type.as_deref());
     Ok(Response::from_parts(parts, Either::Left(Tapped::new(body, tap, rewrite))))
 }
 
-/// An answer of the proxy's own (the upstream could not be reached): recorded as the response,
-/// with the end line saying why.
+/// An answer of the proxy's own (the upstream could not be reached, the client's body failed, the
+/// guard or a limit refused the request): recorded as the response, with the end line saying why.
 fn refuse(ctx: &Ctx, x: u64, status: StatusCode, why: &str) -> Answer {
     let body = format!("mcp-schema proxy: {why}\n");
     let mut resp = Response::new(Either::Right(Full::new(Bytes::from(body.clone()))));

@@ -5,12 +5,15 @@ use hyper::header::{HeaderMap, HeaderName, HeaderValue, CONNECTION, HOST};
 use hyper::Uri;
 
 /// The upstream (`--upstream URL`): `http` or `https`, its authority and its base path (the URL's
-/// path up to its last `/`; a request for `/P` goes to `BASE` + `P`).
+/// path up to its last `/`; a request for `/P` goes to `BASE` + `P`), and its query, which goes on
+/// every request before the request's own: hosted servers take their key there (`?api_key=`), and
+/// the client, which only knows the proxy's address, cannot send it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Upstream {
     pub https: bool,
     pub authority: String,
     pub base: String,
+    pub query: Option<String>,
 }
 
 impl Upstream {
@@ -28,7 +31,8 @@ impl Upstream {
         let path = uri.path();
         let base = path[..path.rfind('/').map_or(0, |i| i + 1)].to_string();
         let base = if base.is_empty() { "/".to_string() } else { base };
-        Ok(Upstream { https, authority: authority.as_str().to_string(), base })
+        let query = uri.query().filter(|q| !q.is_empty()).map(str::to_string);
+        Ok(Upstream { https, authority: authority.as_str().to_string(), base, query })
     }
 
     fn origin(&self) -> String {
@@ -38,7 +42,19 @@ impl Upstream {
     /// The upstream URL of a request's path and query.
     pub fn map(&self, path_and_query: &str) -> Result<Uri, String> {
         let rest = path_and_query.strip_prefix('/').unwrap_or(path_and_query);
-        let url = format!("{}{}{rest}", self.origin(), self.base);
+        // A fragment never goes to a server; left in, it would swallow the query after it (the upstream's key).
+        let rest = rest.split('#').next().unwrap_or_default();
+        let (path, query) = match rest.split_once('?') {
+            Some((p, q)) => (p, Some(q).filter(|q| !q.is_empty())),
+            None => (rest, None),
+        };
+        let query = match (&self.query, query) {
+            (Some(own), Some(q)) => format!("?{own}&{q}"),
+            (Some(own), None) => format!("?{own}"),
+            (None, Some(q)) => format!("?{q}"),
+            (None, None) => String::new(),
+        };
+        let url = format!("{}{}{path}{query}", self.origin(), self.base);
         url.parse().map_err(|e| format!("{url}: {e}"))
     }
 
@@ -66,6 +82,53 @@ impl Upstream {
         }
         None
     }
+}
+
+/// Whether a query parameter's name looks like it holds a secret (`api_key`, `access_token`, ...).
+fn secret_name(name: &str) -> bool {
+    let n: String = name.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    const PARTS: [&str; 9] = ["key", "token", "secret", "passw", "pwd", "auth", "credential", "signature", "session"];
+    const WHOLE: [&str; 4] = ["sig", "code", "pass", "jwt"];
+    // `sessionId` is the 2024-11-05 transport's routing, not a credential of the user's.
+    n != "sessionid" && (PARTS.iter().any(|p| n.contains(p)) || WHOLE.contains(&n.as_str()))
+}
+
+/// A query with the values of secret-looking parameters replaced by `REDACTED` (the names, the
+/// other values and the order kept), as the recording and stderr show it.
+pub fn redact_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) if !value.is_empty() && secret_name(&percent_decoded(name)) => format!("{name}=REDACTED"),
+            _ => pair.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A query name with its `%XX` escapes and `+` decoded (bytes that are not UTF-8 lossily).
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b'+', ..) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Hop-by-hop headers (RFC 9110, 7.6.1): they describe one connection, so they stop at the proxy.
@@ -106,6 +169,13 @@ mod tests {
         assert_eq!(up.map("/mcp").unwrap().to_string(), "http://127.0.0.1:9/api/v1/mcp");
         assert_eq!(up.map("/").unwrap().to_string(), "http://127.0.0.1:9/api/v1/");
         assert_eq!(Upstream::parse("http://h:1").unwrap().base, "/");
+        // The upstream's own query goes first on every request.
+        let up = Upstream::parse("https://example.test/mcp?api_key=k&profile=p").unwrap();
+        assert_eq!(up.map("/mcp").unwrap().to_string(), "https://example.test/mcp?api_key=k&profile=p");
+        assert_eq!(up.map("/messages?sessionId=a").unwrap().to_string(), "https://example.test/messages?api_key=k&profile=p&sessionId=a");
+        assert_eq!(Upstream::parse("https://example.test/mcp?").unwrap().map("/mcp?").unwrap().to_string(), "https://example.test/mcp");
+        // Found by the proxy_http fuzz target: a `#` in the target hid the upstream's query.
+        assert_eq!(up.map("/m#p?x=1").unwrap().to_string(), "https://example.test/m?api_key=k&profile=p");
         for bad in ["ftp://h/", "/mcp", "http://u:p@h/mcp", "not a url"] {
             assert!(Upstream::parse(bad).is_err(), "{bad}");
         }
@@ -124,6 +194,15 @@ mod tests {
         assert_eq!(up.endpoint("/api/messages?s=1", proxy).as_deref(), Some("/messages?s=1"));
         assert_eq!(up.endpoint("https://example.test/api/messages?s=1", proxy).as_deref(), Some("http://127.0.0.1:8/messages?s=1"));
         assert_eq!(up.endpoint("/elsewhere", proxy), None);
+    }
+
+    #[test]
+    fn secret_looking_query_values_are_redacted() {
+        assert_eq!(
+            redact_query("api_key=abc&sessionId=s1&access_token=t&x=1&Api%2DKey=z&sig=q&flag&token="),
+            "api_key=REDACTED&sessionId=s1&access_token=REDACTED&x=1&Api%2DKey=REDACTED&sig=REDACTED&flag&token="
+        );
+        assert_eq!(redact_query("page=2&cursor=abc"), "page=2&cursor=abc");
     }
 
     #[test]
