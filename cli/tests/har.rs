@@ -459,3 +459,41 @@ fn entries_past_the_held_budget_are_one_finding_with_a_count() {
     assert!(n > 10 && msg.contains(&format!("from entry {} on", held[0]["line"])), "{msg}");
     assert!(r.stderr.contains(&format!(", {n} not checked (past --har-held)")), "{}", r.stderr);
 }
+
+/// A `tools/call` answered by an SSE stream that ends without its answer, in 2025-06-18 and
+/// 2025-11-25, and the client's `notifications/cancelled` for `cancels` sent `at` seconds in (the
+/// stream runs from 3 s to 6 s). A HAR entry is a whole exchange, so the cancel's entry comes after
+/// the stream's in time order although it was sent while the stream was open: no answer is owed
+/// then, and neither `transport.sse-answer` nor `transport.sse-retry` may be reported (nor
+/// `transport.json-answer` for a JSON answer cut to no response).
+fn cancelled_stream_rules(cancels: u32, at: u32) -> Vec<Vec<String>> {
+    ["2025-06-18", "2025-11-25", "json"]
+        .iter()
+        .map(|v| {
+            // `json`: a JSON answer (2025-11-25) that holds only a log message, no response.
+            let (v, json_answer) = if *v == "json" { ("2025-11-25", true) } else { (*v, false) };
+            let mut e: Vec<Value> = init(v).into_iter().enumerate().map(|(n, x)| in_session(x, "S", n == 0)).collect();
+            let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {}, "_meta": {"progressToken": "p"}}});
+            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "p", "progress": 1}});
+            let stream = if v == "2025-11-25" { sse(&[("e1", progress.clone())]) } else { format!("event: message\ndata: {progress}\n\n") };
+            let (mime, text) = if json_answer { ("application/json", progress.to_string()) } else { ("text/event-stream", stream) };
+            let mut s = in_session(entry(&t(3), Some(call), 200, mime, &text), "S", false);
+            s["time"] = json!(3000.0);
+            e.push(s);
+            let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": cancels, "reason": "user"}});
+            e.push(in_session(entry(&t(at), Some(cancel), 202, "", ""), "S", false));
+            let o = check("cancel.har", &har(e));
+            o.found.into_iter().map(|f| f.3).filter(|r| ["transport.sse-answer", "transport.sse-retry", "transport.json-answer"].contains(&r.as_str())).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn no_answer_is_owed_to_a_request_cancelled_while_its_stream_was_open() {
+    assert_eq!(cancelled_stream_rules(3, 4), vec![Vec::<String>::new(); 3]);
+    // Another request cancelled, or this one after its stream ended: the answer was owed.
+    for (cancels, at) in [(9, 4), (3, 7)] {
+        let found = cancelled_stream_rules(cancels, at);
+        assert!(found.iter().all(|f| !f.is_empty()), "cancel of {cancels} at {at} s: {found:?}");
+    }
+}

@@ -245,7 +245,7 @@ impl<'a, W: Write> Run<'a, W> {
                 State::Read => {
                     let (e, _) = &self.held[&pos];
                     let mut out = Vec::new();
-                    e.feed(&e.pieces(), &mut self.transport, &mut out);
+                    e.feed(&e.pieces(), &self.plan.cancelled(e), &mut self.transport, &mut out);
                     if !out.is_empty() {
                         self.found.insert(pos, out);
                     }

@@ -95,6 +95,8 @@ pub(crate) struct Entry {
     pub req: transport::Headers,
     pub resp: transport::Headers,
     pub started: Option<i128>,
+    /// When the exchange ended (`startedDateTime` + `time`), in nanoseconds since 1970.
+    pub ended: Option<i128>,
     /// A digest of the URL without its query ([`classify`]).
     pub endpoint: u64,
     pub request: Body,
@@ -121,9 +123,11 @@ impl Entry {
             session_id: req_headers.session_id.clone().or_else(|| resp_headers.session_id.clone()),
             protocol_version: req_headers.protocol_version.clone(),
         };
+        let started = started.and_then(instant);
         Entry {
             endpoint,
-            started: started.and_then(instant),
+            ended: started.zip(raw.time.0).map(|(t, ms)| t + (ms.min(1e15) * 1e6) as i128),
+            started,
             request: Body::from_raw(post, req_headers.content_type.as_deref()),
             response: Body::from_raw(content, resp_headers.content_type.as_deref()),
             at,
@@ -184,8 +188,9 @@ impl Entry {
     }
 
     /// The entry as the transport rules read it: its request, its messages, its response and SSE
-    /// events, its end; each finding goes to `found` with its piece's index (`None`: the entry's head or end).
-    pub(crate) fn feed(&self, pieces: &[Piece], t: &mut transport::Transport, found: &mut Vec<(Option<usize>, crate::vocab::Diag)>) {
+    /// events, its end; each finding goes to `found` with its piece's index (`None`: the entry's head
+    /// or end). `cancelled`: the requests ([`plan::id_digest`]) the client cancelled while the entry was open.
+    pub(crate) fn feed(&self, pieces: &[Piece], cancelled: &[u64], t: &mut transport::Transport, found: &mut Vec<(Option<usize>, crate::vocab::Diag)>) {
         let x = self.at.x;
         t.line = self.at.line;
         let line = |t: &mut transport::Transport, l: HttpLine, found: &mut Vec<_>| found.extend(t.line(&l).diags.into_iter().map(|d| (None, d)));
@@ -227,6 +232,10 @@ impl Entry {
             Body::Text { text, .. } => text.len() as u64,
             _ => 0,
         };
+        if !cancelled.is_empty() {
+            // Entries are fed whole, so the cancel's own entry comes later: its end rules learn of it here.
+            t.cancelled_while_open(x, &|id| cancelled.contains(&plan::id_digest(id)));
+        }
         line(t, HttpLine::End { x, bytes: Some(bytes), complete, error: None }, found);
     }
 

@@ -1,14 +1,20 @@
 //! The first pass over a HAR: which entries are MCP ([`super::classify`]), and the two orders the
 //! second pass checks them in, keeping a few bytes per MCP entry and none of its bodies: time
 //! order for the transport rules (all sessions together), and session by session, each in time
-//! order, for the checker.
+//! order, for the checker. It also notes each `notifications/cancelled` the client sent (its
+//! session, time and request id, a few bytes each): an entry is a whole exchange, so the entry of a
+//! cancel sent while an SSE stream was open comes after the stream's in time order, and the
+//! transport rules must learn of it from here before they end that stream ([`Plan::cancelled`]).
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
+use serde_json::Value;
+
 use super::classify::{class, Class};
-use super::{Entry, HarStats};
+use super::{Body, Entry, HarStats};
+use crate::vocab::IdKey;
 
 /// Sessions checked apart in one HAR; the entries of any later session join the entries without one.
 pub(crate) const SESSIONS_MAX: usize = 256;
@@ -34,6 +40,16 @@ pub(crate) struct Planner {
     endpoints: HashMap<u64, u32>,
     /// Per endpoint number: whether an MCP entry went to it.
     mcp_endpoints: Vec<bool>,
+    cancels: Vec<Cancel>,
+}
+
+/// A request the client cancelled: the session (a digest of the request's `Mcp-Session-Id`, 0
+/// without one), when the cancel's entry started (nanoseconds since 1970) and a digest of the id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Cancel {
+    session: u64,
+    started: i64,
+    id: u64,
 }
 
 /// The order in which the second pass checks the MCP entries (as positions in [`Plan::indexes`]).
@@ -48,6 +64,8 @@ pub(crate) struct Plan {
     by_session: Option<Vec<u32>>,
     /// Where in the session order each session after the first starts.
     pub session_starts: Vec<usize>,
+    /// The client's cancels, sorted.
+    cancels: Vec<Cancel>,
 }
 
 impl Plan {
@@ -57,6 +75,16 @@ impl Plan {
             Some(v) => v.get(k).copied(),
             None => (k < self.indexes.len()).then_some(k as u32),
         }
+    }
+
+    /// Digests ([`id_digest`]) of the requests the client cancelled in `e`'s session while `e` was
+    /// open: in a cancel whose entry started from `e`'s start to before its end.
+    pub(crate) fn cancelled(&self, e: &Entry) -> Vec<u64> {
+        let (Some(started), Some(ended)) = (e.started, e.ended) else { return Vec::new() };
+        let session = session_digest(e);
+        let at = |t: i128| Cancel { session, started: clamp(t), id: 0 };
+        let (from, to) = (self.cancels.partition_point(|c| *c < at(started)), self.cancels.partition_point(|c| *c < at(ended)));
+        self.cancels[from..to.max(from)].iter().map(|c| c.id).collect()
     }
 
     /// The `k`th entry in session order.
@@ -72,6 +100,36 @@ pub(crate) fn digest(s: &str) -> u64 {
     let mut h = DefaultHasher::new();
     s.hash(&mut h);
     h.finish()
+}
+
+/// A request id as [`Plan::cancelled`] gives it.
+pub(crate) fn id_digest(id: &IdKey) -> u64 {
+    let mut h = DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}
+
+/// The session of an entry as the transport rules match a cancel to it: the request's `Mcp-Session-Id`.
+fn session_digest(e: &Entry) -> u64 {
+    e.req.session_id.as_deref().map_or(0, digest)
+}
+
+fn clamp(t: i128) -> i64 {
+    t.clamp(i128::from(i64::MIN + 1), i128::from(i64::MAX)) as i64
+}
+
+/// The request ids a client's `notifications/cancelled` (alone or in a batch) in `body` names.
+fn cancelled_ids(body: &Body) -> Vec<IdKey> {
+    let Body::Text { text, .. } = body else { return Vec::new() };
+    if !text.contains("notifications/cancelled") {
+        return Vec::new();
+    }
+    let Ok(v) = serde_json::from_str::<Value>(text) else { return Vec::new() };
+    let items = match &v {
+        Value::Array(a) => a.iter().collect(),
+        one => vec![one],
+    };
+    items.into_iter().filter(|m| m.get("method").and_then(Value::as_str) == Some("notifications/cancelled")).filter_map(|m| m.pointer("/params/requestId").and_then(IdKey::of)).collect()
 }
 
 fn number(map: &mut HashMap<u64, u32>, key: u64) -> u32 {
@@ -96,7 +154,11 @@ impl Planner {
         }
         let mcp = c == Class::Mcp;
         self.mcp_endpoints[endpoint as usize] |= mcp;
-        let started = e.started.map_or(i64::MIN, |t| t.clamp(i128::from(i64::MIN + 1), i128::from(i64::MAX)) as i64);
+        let started = e.started.map_or(i64::MIN, clamp);
+        if started != i64::MIN {
+            let session = session_digest(e);
+            self.cancels.extend(cancelled_ids(&e.request).iter().map(|id| Cancel { session, started, id: id_digest(id) }));
+        }
         self.slots.push(Slot { index: e.at.x as u32, started, session, endpoint, mcp });
     }
 
@@ -108,6 +170,8 @@ impl Planner {
         self.slots.retain(|s| s.mcp || endpoints[s.endpoint as usize]);
         stats.not_mcp += before - self.slots.len();
         let slots = self.slots;
+        let mut cancels = self.cancels;
+        cancels.sort_unstable();
         // An entry with no readable time keeps its predecessor's, so it stays after it; equal times keep file order.
         let times = || {
             let mut last = i64::MIN;
@@ -127,7 +191,7 @@ impl Planner {
         let order = |k: usize| by_time.as_ref().map_or(k as u32, |v| v[k]);
         let (by_session, session_starts) = by_session(&slots, (0..slots.len()).map(order));
         let by_session = (!session_starts.is_empty()).then_some(by_session);
-        Plan { indexes: slots.iter().map(|s| s.index).collect(), by_time, by_session, session_starts }
+        Plan { indexes: slots.iter().map(|s| s.index).collect(), by_time, by_session, session_starts, cancels }
     }
 }
 

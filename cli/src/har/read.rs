@@ -50,6 +50,50 @@ impl<'de, const N: usize> Deserialize<'de> for StrUpTo<N> {
     }
 }
 
+/// A duration in milliseconds as HAR 1.2 writes it (a number); anything else reads as `None`
+/// rather than making the file unreadable.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Millis(pub Option<f64>);
+
+impl<'de> Deserialize<'de> for Millis {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Millis;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of milliseconds")
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Millis, E> {
+                Ok(Millis(Some(n).filter(|n| n.is_finite() && *n >= 0.0)))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Millis, E> {
+                self.visit_f64(n as f64)
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Millis, E> {
+                self.visit_f64(n as f64)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Millis, E> {
+                Ok(Millis(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Millis, E> {
+                Ok(Millis(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Millis, E> {
+                Ok(Millis(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Millis, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Millis(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Millis, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Millis(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// The headers the transport rules read, by name (case-insensitive); the others are skipped as they are read.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Headers(pub crate::transport::Headers);
@@ -128,6 +172,9 @@ pub(crate) struct Response {
 pub(crate) struct RawEntry {
     #[serde(default)]
     pub started_date_time: StrUpTo<64>,
+    /// The exchange's total time in milliseconds (`None`: absent or not a number).
+    #[serde(default)]
+    pub time: Millis,
     #[serde(default)]
     pub request: Request,
     #[serde(default)]

@@ -413,6 +413,14 @@ impl Transport {
         }
     }
 
+    /// The client cancelled, while exchange `x` was open, those of its requests `is_cancelled` names:
+    /// for a reader that feeds each exchange whole (a HAR), so the cancel's exchange comes after.
+    pub(crate) fn cancelled_while_open(&mut self, x: u64, is_cancelled: &dyn Fn(&IdKey) -> bool) {
+        let Some(ex) = self.open.get_mut(&x).filter(|e| e.method == "POST") else { return };
+        let ids: Vec<IdKey> = ex.requests.iter().filter(|id| is_cancelled(id) && !ex.cancelled.contains(id)).cloned().collect();
+        ex.cancelled.extend(ids);
+    }
+
     /// An SSE event (with or without a message): `kind` and `data` only for one without.
     fn event(&mut self, x: u64, index: u64, id: Option<&str>, kind: Option<&str>, data: Option<&str>, retry: Option<u64>) -> Found {
         let mut diags = Vec::new();
