@@ -24,12 +24,10 @@ fn run(args: &[&str]) -> Run {
     let out = TempFile::new("out.txt", |_| {});
     let file = std::fs::File::create(out.path()).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-schema")).args(args).stdin(Stdio::null()).stdout(file).stderr(Stdio::null()).spawn().expect("the binary runs");
-    let status = format!("/proc/{}/status", child.id());
     let mut peak_kib = 0u64;
     let code = loop {
         // The high-water mark only grows, so the last reading before the exit is the peak.
-        let hwm = std::fs::read_to_string(&status).ok().and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()));
-        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        peak_kib = peak_kib.max(crate::common::peak_rss(child.id()).unwrap_or(0) >> 10);
         if let Some(s) = child.try_wait().unwrap() {
             break s.code().unwrap_or(-1);
         }

@@ -5,20 +5,8 @@
 use serde_json::{json, Value};
 
 use super::record::Verdict;
+use super::tests::{bridge, line, values};
 use super::{Bridge, Output, Reply};
-use crate::versions::version_index;
-
-fn bridge(to: &str) -> Bridge {
-    Bridge::new(version_index(to).unwrap())
-}
-
-fn line(v: Value) -> Vec<u8> {
-    serde_json::to_vec(&v).unwrap()
-}
-
-fn values(lines: &[Vec<u8>]) -> Vec<Value> {
-    lines.iter().map(|l| serde_json::from_slice(l).unwrap()).collect()
-}
 
 fn sent(out: &Output) -> Value {
     values(&out.to_server).remove(0)

@@ -9,15 +9,15 @@ use crate::args::CheckArgs;
 use crate::check::Checker;
 use crate::versions::version_index;
 
-fn bridge(to: &str) -> Bridge {
+pub(super) fn bridge(to: &str) -> Bridge {
     Bridge::new(version_index(to).unwrap())
 }
 
-fn line(v: Value) -> Vec<u8> {
+pub(super) fn line(v: Value) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
-fn values(lines: &[Vec<u8>]) -> Vec<Value> {
+pub(super) fn values(lines: &[Vec<u8>]) -> Vec<Value> {
     lines.iter().map(|l| serde_json::from_slice(l).unwrap()).collect()
 }
 

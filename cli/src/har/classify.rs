@@ -88,6 +88,35 @@ fn mcp_methods() -> &'static HashSet<&'static str> {
     })
 }
 
+/// The visits of every JSON kind but an object, for a probe that only an object can satisfy:
+/// anything else is read past and answers `false`.
+macro_rules! not_an_object {
+    ($probe:ident) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<$probe, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok($probe(false))
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<$probe, E> {
+            Ok($probe(false))
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<$probe, E> {
+            Ok($probe(false))
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<$probe, E> {
+            Ok($probe(false))
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<$probe, E> {
+            Ok($probe(false))
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<$probe, E> {
+            Ok($probe(false))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<$probe, E> {
+            Ok($probe(false))
+        }
+    };
+}
+
 /// A message or a batch: whether any of it is MCP's own.
 struct Probes(bool);
 
@@ -152,28 +181,7 @@ impl<'de> Deserialize<'de> for Probe {
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Probe, A::Error> {
                 Probe::visit(map).map(Probe)
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Probe, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Probe(false))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Probe, E> {
-                Ok(Probe(false))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Probe, E> {
-                Ok(Probe(false))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Probe, E> {
-                Ok(Probe(false))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Probe, E> {
-                Ok(Probe(false))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Probe, E> {
-                Ok(Probe(false))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Probe, E> {
-                Ok(Probe(false))
-            }
+            not_an_object!(Probe);
         }
         d.deserialize_any(V)
     }
@@ -198,28 +206,7 @@ impl<'de> Deserialize<'de> for HasVersion {
                 }
                 Ok(HasVersion(has))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HasVersion, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(HasVersion(false))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<HasVersion, E> {
-                Ok(HasVersion(false))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<HasVersion, E> {
-                Ok(HasVersion(false))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<HasVersion, E> {
-                Ok(HasVersion(false))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<HasVersion, E> {
-                Ok(HasVersion(false))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<HasVersion, E> {
-                Ok(HasVersion(false))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<HasVersion, E> {
-                Ok(HasVersion(false))
-            }
+            not_an_object!(HasVersion);
         }
         d.deserialize_any(V)
     }
