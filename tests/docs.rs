@@ -236,8 +236,11 @@ fn rust_blocks(markdown: &str) -> Vec<String> {
 #[test]
 fn the_readmes_and_guides_rust_blocks_are_doc_tested_in_the_crates_readme() {
     let root = workspace_root();
-    let crate_readme = std::fs::read_to_string(root.join("generated/README.md")).expect("generated/README.md");
-    let tested = rust_blocks(&crate_readme);
+    // The crates' READMEs are their front pages, doc-tested: the types' and the engine's.
+    let mut tested = Vec::new();
+    for readme in ["generated/README.md", "engine/README.md"] {
+        tested.extend(rust_blocks(&std::fs::read_to_string(root.join(readme)).expect(readme)));
+    }
     let mut documents = vec![root.join("README.md")];
     let mut guides: Vec<_> = std::fs::read_dir(root.join("docs")).expect("docs/").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
     guides.sort();
@@ -254,7 +257,7 @@ fn the_readmes_and_guides_rust_blocks_are_doc_tested_in_the_crates_readme() {
     }
     println!("{} passed, {} failed ({} documents)", checked - untested.len(), untested.len(), documents.len());
     assert!(checked >= 5, "README.md and docs/ show {checked} Rust blocks; the reading, answering, validating, server and client examples are expected");
-    assert!(untested.is_empty(), "these blocks are not blocks of generated/README.md (doc-tested):\n{}", untested.join("\n"));
+    assert!(untested.is_empty(), "these blocks are not blocks of generated/README.md or engine/README.md (doc-tested):\n{}", untested.join("\n"));
 }
 
 /// The crate README is the docs.rs front page and the registry's: its title and first line name this
@@ -275,7 +278,7 @@ fn the_crate_readme_is_titled_by_its_package() {
 /// The paths a Rust block names in the crate: `mcp_spec_types::a::B`, each leaf of a `use` group
 /// (`{self as mcp, B}`), and `alias::C` for an alias such a group makes. A turbofish or a call ends
 /// a path.
-fn crate_paths(code: &str) -> Vec<Vec<String>> {
+fn crate_paths(code: &str, krate: &str) -> Vec<Vec<String>> {
     fn ident_at(b: &[u8], at: usize) -> usize {
         at + b[at.min(b.len())..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count()
     }
@@ -336,7 +339,7 @@ fn crate_paths(code: &str) -> Vec<Vec<String>> {
     let b = code.as_bytes();
     let boundary = |i: usize| i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':');
     let (mut out, mut aliases) = (Vec::new(), Vec::new());
-    for (i, m) in code.match_indices("mcp_spec_types::") {
+    for (i, m) in code.match_indices(&format!("{krate}::")) {
         if boundary(i) {
             tree(b, i + m.len(), &[], &mut out, &mut aliases);
         }
@@ -525,22 +528,28 @@ fn use_leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Stri
 #[test]
 fn every_item_the_readmes_name_has_a_docs_page() {
     let root = workspace_root();
-    let tree = Tree::new(root.join("generated/src"));
-    let crate_root = tree.file(&tree.src.join("lib.rs"));
     let mut named = 0;
     let mut problems = Vec::new();
-    for readme in ["README.md", "generated/README.md"] {
-        let text = std::fs::read_to_string(root.join(readme)).expect("a README");
-        for block in rust_blocks(&text) {
-            for path in crate_paths(&block) {
-                named += 1;
-                if let Err(e) = tree.find(&crate_root, &[], &path, true, 0) {
-                    problems.push(format!("{readme}: mcp_spec_types::{}: {e}", path.join("::")));
+    // Each crate with the READMEs whose examples use it: the types and the engine built on them.
+    for (krate, src, readmes) in [
+        ("mcp_spec_types", "generated/src", ["README.md", "generated/README.md", "engine/README.md"]),
+        ("mcp_spec_engine", "engine/src", ["README.md", "generated/README.md", "engine/README.md"]),
+    ] {
+        let tree = Tree::new(root.join(src));
+        let crate_root = tree.file(&tree.src.join("lib.rs"));
+        for readme in readmes {
+            let text = std::fs::read_to_string(root.join(readme)).expect("a README");
+            for block in rust_blocks(&text) {
+                for path in crate_paths(&block, krate) {
+                    named += 1;
+                    if let Err(e) = tree.find(&crate_root, &[], &path, true, 0) {
+                        problems.push(format!("{readme}: {krate}::{}: {e}", path.join("::")));
+                    }
                 }
             }
         }
     }
-    println!("the READMEs' examples name {named} items of the crate");
+    println!("the READMEs' examples name {named} items of the crates");
     assert!(named >= 20, "the READMEs' examples name {named} items; expected more");
     assert!(problems.is_empty(), "{} item(s) the READMEs name have no docs page:\n{}", problems.len(), problems.join("\n"));
 }
@@ -549,7 +558,7 @@ fn every_item_the_readmes_name_has_a_docs_page() {
 /// item, a private module and a name the crate does not have.
 #[test]
 fn the_readme_name_check_notices_hidden_private_and_missing_items() {
-    let paths = crate_paths("use mcp_spec_types::v2025_11_25::{self as mcp, CallToolResult, Tool};\nlet x = mcp::ServerResult::EmptyResult(Default::default());\nmcp_spec_types::from_slice::<T>(b);\nuse mcp_spec_types::runtime::{Message, RpcError};");
+    let paths = crate_paths("use mcp_spec_types::v2025_11_25::{self as mcp, CallToolResult, Tool};\nlet x = mcp::ServerResult::EmptyResult(Default::default());\nmcp_spec_types::from_slice::<T>(b);\nuse mcp_spec_types::runtime::{Message, RpcError};", "mcp_spec_types");
     let text: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
     for want in ["v2025_11_25", "v2025_11_25::CallToolResult", "v2025_11_25::Tool", "v2025_11_25::ServerResult::EmptyResult", "from_slice", "runtime::Message", "runtime::RpcError"] {
         assert!(text.contains(&want.to_string()), "{want} not in {text:?}");
@@ -557,12 +566,16 @@ fn the_readme_name_check_notices_hidden_private_and_missing_items() {
     let tree = Tree::new(workspace_root().join("generated/src"));
     let root = tree.file(&tree.src.join("lib.rs"));
     let find = |p: &str| tree.find(&root, &[], &p.split("::").map(String::from).collect::<Vec<_>>(), true, 0);
-    for ok in ["runtime::Message::Request", "from_slice", "WriteJson", "validate::validate_json", "engine::Server", "v2025_11_25::ClientMessage"] {
+    for ok in ["runtime::Message::Request", "from_slice", "WriteJson", "validate::validate_json", "v2025_11_25::ClientMessage"] {
         assert_eq!(find(ok), Ok(()), "{ok}");
     }
     assert!(find("runtime::__private::Raw").unwrap_err().contains("#[doc(hidden)]"));
     assert!(find("validate::KeyedCheck").unwrap_err().contains("#[doc(hidden)]"));
     assert!(find("read::from_slice").unwrap_err().contains("#[doc(hidden)]"));
-    assert!(find("engine::wire::line").unwrap_err().contains("private"));
+    let engine = Tree::new(workspace_root().join("engine/src"));
+    let engine_root = engine.file(&engine.src.join("lib.rs"));
+    let find_engine = |p: &str| engine.find(&engine_root, &[], &p.split("::").map(String::from).collect::<Vec<_>>(), true, 0);
+    assert_eq!(find_engine("Server"), Ok(()));
+    assert!(find_engine("wire::line").unwrap_err().contains("private"));
     assert!(find("runtime::NoSuchThing").unwrap_err().contains("no item"));
 }

@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mcp_spec_types::engine::{Client, Config, Event, Server};
+use mcp_spec_engine::{Client, Config, Event, Server};
 use mcp_spec_types::v2025_11_25::{CallToolRequest, CallToolRequestParams, CallToolResult, RequestId};
 use serde_json::Value;
 

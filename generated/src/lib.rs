@@ -8,7 +8,7 @@
 //! [`runtime::Message`] is one JSON-RPC message typed down to its params and result; each version's
 //! `ClientMessage` and `ServerMessage` is one, matched on its four variants. [`read_message`] and
 //! [`from_slice`] read a line, [`to_vec_into`] and [`WriteJson`] write one, [`validate::validate_json`]
-//! checks a value, and [`engine`] holds the session engine.
+//! checks a value. The session engine built on them is the crate `mcp-spec-engine`.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
@@ -20,14 +20,10 @@
 // paths as before, no re-exports); its `mod` items resolve in its own folder, `src/generated/`.
 include!("generated/modules.rs");
 
-pub mod engine;
 pub mod negotiate;
 pub mod rpc;
 pub mod runtime;
 pub mod shortcuts;
-#[cfg(feature = "tools")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
-pub mod tools;
 pub mod validate;
 pub mod write;
 // Public only for the generated code (`read::fast`, like `runtime::__private`): not a stable API.

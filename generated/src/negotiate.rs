@@ -254,7 +254,7 @@ fn meta_version(holder: Option<&Value>) -> Option<&str> {
 }
 
 /// Which side sent a message: the way it travelled. The one direction type of the crate
-/// ([`engine::observe::Direction`](crate::engine::observe::Direction) is this type).
+/// (`mcp_spec_engine::observe::Direction` is this type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     ClientToServer,

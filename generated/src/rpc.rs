@@ -243,7 +243,7 @@ pub fn read_message_checked<M: Envelope + crate::validate::Validate>(json: impl 
 }
 
 /// The [`INVALID_PARAMS`] answer to a request that read but broke the rules in `report`.
-pub(crate) fn invalid_params<Id: DeserializeOwned>(request: &Value, report: &crate::validate::Report) -> Invalid<Id> {
+pub fn invalid_params<Id: DeserializeOwned>(request: &Value, report: &crate::validate::Report) -> Invalid<Id> {
     let errors: Vec<_> = report.errors().collect();
     let message = match errors.first() {
         Some(v) => {

@@ -47,6 +47,15 @@ pub fn run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
         side.line(&format!("doc: {lib} docs with {shown} build without warnings"));
         side.passed += 1;
     }
+    // The engine: on its own features (the library's come through it), without and with all of them.
+    for (shown, flags) in [("no features", vec!["--no-default-features"]), ("all features", vec!["--all-features"])] {
+        let mut args = vec!["doc", "--quiet", "-p", release::ENGINE, "--no-deps"];
+        args.extend(flags);
+        side.cargo(root, &args, &[("CARGO_TARGET_DIR", dir.as_os_str()), ("RUSTDOCFLAGS", OsStr::new("-D warnings"))])
+            .map_err(|e| format!("{} docs with {shown}: {e}", release::ENGINE))?;
+        side.line(&format!("doc: {} docs with {shown} build without warnings", release::ENGINE));
+        side.passed += 1;
+    }
     side.times.push(("docs", started.elapsed()));
 
     let started = Instant::now();

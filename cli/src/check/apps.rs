@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use mcp_spec_types::engine::observe::{Observer, ObserverConfig};
+use mcp_spec_engine::observe::{Observer, ObserverConfig};
 use mcp_spec_types::validate::describe;
 use serde_json::Value;
 

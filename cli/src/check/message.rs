@@ -1,7 +1,7 @@
 //! A request or notification: the version it is checked as (negotiated, carried, proposed), its
 //! direction and type, and the request kept for its answer.
 
-use mcp_spec_types::engine::observe::Observation;
+use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::negotiate::{Carried, VersionNote};
 use mcp_spec_types::validate::{describe, jsonrpc, Cx};
 use serde_json::{Map, Value};

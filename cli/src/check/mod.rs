@@ -46,7 +46,7 @@ struct TaskOrigin {
     result: Option<&'static str>,
 }
 
-impl mcp_spec_types::engine::observe::Weigh for Req {
+impl mcp_spec_engine::observe::Weigh for Req {
     fn weight(&self) -> usize {
         Weigh::weight(self)
     }

@@ -1,6 +1,6 @@
 //! Responses: typed by the request they answer, else as any result the responder sends.
 
-use mcp_spec_types::engine::observe::Observation;
+use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::validate::{describe, Cx, Options};
 use serde_json::{Map, Value};
 

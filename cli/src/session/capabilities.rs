@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::rules::{CLIENT_CAPABILITY, SERVER_CAPABILITY};
-use mcp_spec_types::engine::observe::Observer;
+use mcp_spec_engine::observe::Observer;
 
 use super::{Msg, Sink, Waiting};
 use crate::vocab::Direction;

@@ -1,7 +1,7 @@
 //! The lifecycle: `initialize` first, and only pings (and logging) until both sides are ready.
 //! The engine's observer follows it ([`Observation`]s of the lifecycle); this maps them to rules.
 
-use mcp_spec_types::engine::observe::Observation;
+use mcp_spec_engine::observe::Observation;
 
 use super::rules::{CLIENT_BEFORE_RESULT, INITIALIZED_ORDER, INITIALIZE_FIRST, SERVER_BEFORE_INITIALIZED};
 use super::{Msg, Sink};

@@ -5,7 +5,7 @@
 //! The checker types each message first; [`Session::observe`] then sees the same message with
 //! the direction it travelled and the version it was checked as. Requests in flight, their
 //! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
-//! [`Observer`](mcp_spec_types::engine::observe::Observer), fed every message ([`Session::see`]);
+//! [`Observer`](mcp_spec_engine::observe::Observer), fed every message ([`Session::see`]);
 //! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its
 //! observations, so "in flight" means the same for a late answer and for late progress. Every
 //! table here is bounded (see [`Capped`], and the observer's own bounds); what a full table
@@ -29,7 +29,7 @@ mod tools;
 
 use std::collections::BTreeMap;
 
-use mcp_spec_types::engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
+use mcp_spec_engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 

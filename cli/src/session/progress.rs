@@ -6,7 +6,7 @@
 //! cancellation is `session.progress.cancelled`, as the late answer is `stream.response-unmatched`
 //! (the checker's), both read off the same entry.
 
-use mcp_spec_types::engine::observe::Observation;
+use mcp_spec_engine::observe::Observation;
 
 use super::rules::{CANCEL_INITIALIZE, CANCEL_UNKNOWN, PROGRESS_CANCELLED, PROGRESS_INCREASING, PROGRESS_TOKEN};
 use super::{Msg, Sink};

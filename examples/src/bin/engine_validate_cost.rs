@@ -14,7 +14,7 @@ mod cost;
 
 use std::hint::black_box;
 
-use mcp_spec_types::engine::{Config, Event, Server, ServerInfo};
+use mcp_spec_engine::{Config, Event, Server, ServerInfo};
 use serde_json::json;
 
 fn session(validate: bool) -> Server {

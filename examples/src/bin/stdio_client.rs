@@ -1,5 +1,5 @@
 //! A minimal MCP client over stdio (protocol 2025-11-25) on the crate's session engine
-//! (`mcp_spec_types::engine`), driving any stdio server.
+//! (`mcp_spec_engine`), driving any stdio server.
 //!
 //! `stdio_client -- COMMAND ARGS...` starts the server (default: the `stdio_server` example,
 //! built next to this binary) and sends `initialize`, `notifications/initialized`, `tools/list`,
@@ -26,8 +26,8 @@ use std::io;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_spec_types::engine::blocking::Connection;
-use mcp_spec_types::engine::{Client, Config, Event, Handle, RequestError};
+use mcp_spec_engine::blocking::Connection;
+use mcp_spec_engine::{Client, Config, Event, Handle, RequestError};
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
 use mcp_spec_types::v2025_11_25::{

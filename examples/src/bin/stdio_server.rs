@@ -25,8 +25,8 @@ use std::fs::File;
 use std::io;
 use std::time::Duration;
 
-use mcp_spec_types::engine::blocking::Connection;
-use mcp_spec_types::engine::{Config, Context, Event, Request, Server};
+use mcp_spec_engine::blocking::Connection;
+use mcp_spec_engine::{Config, Context, Event, Request, Server};
 use mcp_spec_types::read_message;
 use mcp_spec_types::runtime::{JsonConvert, JsonObject, Message, RpcError};
 use mcp_spec_types::v2025_11_25::{

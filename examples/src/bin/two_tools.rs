@@ -6,10 +6,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_spec_types::engine::blocking::{Connection, Context};
-use mcp_spec_types::engine::{Config, Event, Server, ServerInfo};
+use mcp_spec_engine::blocking::{Connection, Context};
+use mcp_spec_engine::{Config, Event, Server, ServerInfo};
 use mcp_spec_types::runtime::RpcError;
-use mcp_spec_types::tools::Router;
+use mcp_spec_engine::tools::Router;
 use mcp_spec_types::v2025_11_25 as mcp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

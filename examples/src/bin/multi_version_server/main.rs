@@ -26,7 +26,7 @@ mod gateway;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 
-use mcp_spec_types::engine::{Config, Event, Request, Server, ServerInfo};
+use mcp_spec_engine::{Config, Event, Request, Server, ServerInfo};
 use mcp_spec_types::read_message;
 use mcp_spec_types::runtime::{Message, RpcError};
 use mcp_spec_types::v2025_11_25::ClientMessage;

@@ -34,7 +34,7 @@ use hyper::{Method, Request, Response};
 use hyper_util::client::legacy::{connect::HttpConnector, Client as HttpClient};
 use hyper_util::rt::TokioExecutor;
 use mcp_conformance::{headers, sse, Checker};
-use mcp_spec_types::engine::{self, Answer, Config, Event, PerRequest};
+use mcp_spec_engine::{self as engine, Answer, Config, Event, PerRequest};
 use mcp_spec_types::runtime::RequestMethod;
 use mcp_spec_types::{v2025_11_25 as mcp, v2026_07_28 as next};
 use serde_json::{json, Value};

@@ -29,7 +29,7 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use mcp_conformance::{ChannelBody, Checker};
-use mcp_spec_types::engine::{self, Config, Id, LogLevel, RequestError, Server, ServerInfo};
+use mcp_spec_engine::{self as engine, Config, Id, LogLevel, RequestError, Server, ServerInfo};
 use mcp_spec_types::read_message;
 use mcp_spec_types::rpc::{self, ErrorResponse};
 use mcp_spec_types::runtime::{Message, RequestMethod, RpcError, SchemaType};

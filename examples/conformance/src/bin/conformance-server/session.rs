@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use bytes::Bytes;
 use mcp_conformance::sse;
-use mcp_spec_types::engine::{Answer, Event, Id, Request, Server};
+use mcp_spec_engine::{Answer, Event, Id, Request, Server};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{App, RETRY_MS};
@@ -89,7 +89,7 @@ impl Session {
     }
 
     /// Hands a POSTed line to the engine; answers to our requests go to their waiters.
-    pub fn post(&self, app: &App, body: &[u8]) -> Result<Posted, mcp_spec_types::engine::Error> {
+    pub fn post(&self, app: &App, body: &[u8]) -> Result<Posted, mcp_spec_engine::Error> {
         let mut state = self.state.lock().unwrap();
         state.engine.handle_line(body)?;
         let mut posted = Posted::Nothing;

@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use hyper::{HeaderMap, StatusCode};
-use mcp_spec_types::engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo};
+use mcp_spec_engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo};
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;

@@ -1,0 +1,268 @@
+//! The engine on tokio (feature `tokio`): newline-delimited JSON-RPC over any `AsyncRead` and
+//! `AsyncWrite`, the same loop as [`blocking`](super::blocking) as `async` functions.
+//!
+//! A task reads lines (spawned by [`Connection::new`], so it is called inside a runtime); 
+//! [`Connection::next_event`] writes what the engine queued, feeds it the lines, wakes it at its
+//! deadline and returns its events. Long work runs in a task or a thread with a [`Context`]
+//! ([`Connection::context`]), whose answer and progress come back through the loop. Lines the
+//! application queues in place (`conn.engine().respond(..)`) are written at the next
+//! `next_event` or [`flush`](Connection::flush): a connection dropped without either loses them.
+//! Both are cancel-safe: under `tokio::time::timeout` or in `select!`, a call dropped in the middle
+//! of a line keeps the rest of it, and the next call writes that rest before anything else.
+//!
+//! ```no_run
+//! # #[cfg(feature = "v2025-11-25")]
+//! # async fn serve() -> std::io::Result<()> {
+//! use mcp_spec_engine::tokio::Connection;
+//! use mcp_spec_engine::{Config, Event, Server};
+//!
+//! let mut conn = Connection::stdio(Server::new(Config::default()));
+//! while let Some(event) = conn.next_event().await? {
+//!     if let Event::Request(request) = event {
+//!         let context = conn.context(&request);
+//!         tokio::spawn(async move {
+//!             // ... the work, checking `context.is_cancelled()` ...
+//!             context.respond(&serde_json::json!({}));
+//!         });
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The feature takes tokio with `rt`, `sync`, `time`, `io-util` and `io-std` only (no macros, so
+//! no proc-macro build).
+
+use std::io;
+use std::sync::Arc;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::adapter::{self, Contexts, Sink, Work};
+pub use super::adapter::{Context, Role};
+use super::blocking::{MAX_LINE, READ_AHEAD, READ_AHEAD_BYTES};
+use super::{Event, Request};
+
+enum Input<E> {
+    // The permits (one line, its bytes) go when the line is taken, letting the reader read more.
+    Line(Vec<u8>, [OwnedSemaphorePermit; 2]),
+    End(Option<io::Error>),
+    Work(Work<E>),
+}
+
+/// A session over an async reader and writer. See the [module docs](self).
+pub struct Connection<E: Role> {
+    engine: E,
+    output: Box<dyn AsyncWrite + Send + Unpin>,
+    inputs: UnboundedReceiver<Input<E>>,
+    sender: UnboundedSender<Input<E>>,
+    contexts: Contexts,
+    ended: bool,
+    recording: Option<Box<dyn std::io::Write + Send>>,
+    // The line being written (with its newline) and how much of it is out: a cancelled
+    // `next_event` or `flush` leaves the rest here, and the next call writes it first.
+    writing: Vec<u8>,
+    written: usize,
+    // Lines went out since the writer was last flushed.
+    unflushed: bool,
+    // A deadline was handled and its events are not all returned yet.
+    overdue: bool,
+}
+
+impl<E: Role> Connection<E> {
+    /// Spawns the task that reads `input` (so call it inside a tokio runtime); writes to `output`.
+    pub fn new(engine: E, input: impl AsyncRead + Send + Unpin + 'static, output: impl AsyncWrite + Send + Unpin + 'static) -> Self {
+        let (sender, inputs) = mpsc::unbounded_channel();
+        let lines = sender.clone();
+        tokio::spawn(async move { read_lines(BufReader::new(input), lines).await });
+        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None, writing: Vec::new(), written: 0, unflushed: false, overdue: false }
+    }
+
+    /// Over this process's stdin and stdout.
+    pub fn stdio(engine: E) -> Self {
+        Connection::new(engine, tokio::io::stdin(), tokio::io::stdout())
+    }
+
+    /// Records every line read and written, as [`blocking::Connection::record`](super::blocking::Connection::record)
+    /// does (written synchronously: meant for tests and debugging).
+    pub fn record(&mut self, to: impl std::io::Write + Send + 'static) {
+        self.recording = Some(Box::new(to));
+    }
+
+    /// The engine, to send requests and notifications and to answer requests in place.
+    pub fn engine(&mut self) -> &mut E {
+        &mut self.engine
+    }
+
+    /// A [`Context`] for `request`, to answer it from a task or a thread. Make it when the
+    /// request arrives, before later events, so it sees a cancellation.
+    pub fn context(&mut self, request: &Request) -> Context<E> {
+        let sender = self.sender.clone();
+        let sink: Sink<E> = Arc::new(move |work| {
+            // The connection may be gone; the work has nowhere to go then.
+            let _ = sender.send(Input::Work(work));
+        });
+        self.contexts.make(request, sink)
+    }
+
+    /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
+    /// every context has answered. What the engine queued is written first, but only until the
+    /// engine's next deadline: a peer that stops reading does not stop timeouts, and a timeout's
+    /// events do not wait for the writer (its lines go out with the next call).
+    ///
+    /// Cancel-safe, as [`flush`](Self::flush) is: dropped before it completes (under
+    /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
+    /// to write is finished first by the next call.
+    pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
+        loop {
+            // A peer that stops reading does not stop the clock: the write waits only until the
+            // engine's next deadline (the flush is cancel-safe), then the deadline is handled.
+            // A timeout's events do not wait for the writer (what can be written at once is).
+            let until = if self.overdue { Some(std::time::Instant::now()) } else { self.engine.poll_timeout() };
+            let written = match until {
+                Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
+                    Ok(flushed) => flushed.map(|()| true)?,
+                    Err(_) => false,
+                },
+                None => self.flush().await.map(|()| true)?,
+            };
+            if !written && !self.overdue {
+                self.engine.handle_timeout(std::time::Instant::now());
+                self.overdue = true;
+            }
+            if let Some(event) = self.engine.poll_event() {
+                self.contexts.saw(&event);
+                return Ok(Some(event));
+            }
+            self.overdue = false;
+            if !written {
+                continue;
+            }
+            if self.ended && self.contexts.live() == 0 {
+                return Ok(None);
+            }
+            let input = match self.engine.poll_timeout() {
+                Some(deadline) => match tokio::time::timeout_at(deadline.into(), self.inputs.recv()).await {
+                    Ok(input) => input,
+                    Err(_) => {
+                        self.engine.handle_timeout(std::time::Instant::now());
+                        self.overdue = true;
+                        continue;
+                    }
+                },
+                None => self.inputs.recv().await,
+            };
+            // The connection holds a sender, so the channel never closes while it exists.
+            let Some(input) = input else { return Ok(None) };
+            match input {
+                Input::Line(line, _permits) => {
+                    if let Some(r) = self.recording.as_mut() {
+                        adapter::record(r, E::DIRECTIONS.0, &line)?;
+                    }
+                    // Both queues were drained above, so the engine has room for the line.
+                    self.engine.handle_line(&line).map_err(io::Error::other)?;
+                }
+                Input::End(error) => {
+                    self.ended = true;
+                    if let Some(error) = error {
+                        return Err(error);
+                    }
+                }
+                Input::Work(work) => self.contexts.run(&mut self.engine, work),
+            }
+        }
+    }
+
+    /// Writes what the engine queued. Cancel-safe: the part of a line not yet written when it is
+    /// dropped stays in the connection and goes out first on the next call, so the peer never
+    /// reads a line cut short or glued to the next one.
+    pub async fn flush(&mut self) -> io::Result<()> {
+        loop {
+            // Progress is kept after each write that completed: a write future dropped while
+            // pending has written nothing.
+            while self.written < self.writing.len() {
+                let n = self.output.write(&self.writing[self.written..]).await?;
+                if n == 0 {
+                    return Err(io::ErrorKind::WriteZero.into());
+                }
+                self.written += n;
+                self.unflushed = true;
+            }
+            let Some(line) = self.engine.poll_transmit() else { break };
+            if let Some(r) = self.recording.as_mut() {
+                adapter::record(r, E::DIRECTIONS.1, &line)?;
+            }
+            self.writing = line;
+            self.writing.push(b'\n');
+            self.written = 0;
+        }
+        // A line may be far larger than the next: do not keep its buffer.
+        if self.writing.capacity() > 1 << 16 {
+            self.writing = Vec::new();
+            self.written = 0;
+        }
+        if self.unflushed {
+            self.output.flush().await?;
+            self.unflushed = false;
+        }
+        Ok(())
+    }
+}
+
+async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSender<Input<E>>) {
+    // As the blocking reader: at most READ_AHEAD lines and READ_AHEAD_BYTES (a longer line alone).
+    let (room, bytes) = (Arc::new(Semaphore::new(READ_AHEAD)), Arc::new(Semaphore::new(READ_AHEAD_BYTES)));
+    loop {
+        let line = match read_line(&mut input, MAX_LINE).await {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                let _ = lines.send(Input::End(Some(e)));
+                return;
+            }
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let Ok(line_permit) = room.clone().acquire_owned().await else { return };
+        let weight = line.len().clamp(1, READ_AHEAD_BYTES) as u32;
+        let Ok(bytes_permit) = bytes.clone().acquire_many_owned(weight).await else { return };
+        if lines.send(Input::Line(line, [line_permit, bytes_permit])).is_err() {
+            return;
+        }
+    }
+    let _ = lines.send(Input::End(None));
+}
+
+/// As the blocking adapter reads a line: without its `\n` (or `\r\n`), a line longer than `max`
+/// read to its end and given as a marker that is not JSON.
+async fn read_line(input: &mut (impl AsyncBufRead + Unpin), max: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let n = (&mut *input).take(max as u64 + 1).read_until(b'\n', &mut line).await?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        return Ok(Some(line));
+    }
+    if line.len() > max {
+        loop {
+            line.clear();
+            let n = (&mut *input).take(max as u64).read_until(b'\n', &mut line).await?;
+            if n == 0 || line.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        return Ok(Some(format!("(a line longer than {max} bytes)").into_bytes()));
+    }
+    Ok(Some(line))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+// Reading one line as a JSON-RPC message at the envelope level, for any protocol version, and
+// writing the few messages the engine writes itself. Params and results stay `Value`s: the
+// application reads them as its version's types.
+
+use serde_json::{Map, Value};
+
+use super::{Dropped, Id};
+use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::write::WriteJson;
+
+/// One message, classified by the JSON-RPC envelope.
+pub(crate) enum Incoming {
+    Request { id: Id, method: String, params: Option<Value> },
+    Notification { method: String, params: Option<Value> },
+    Result { id: Id, result: Value },
+    Error { id: Option<Id>, error: RpcError },
+}
+
+/// A line that is not a message the engine takes, and whether it gets an error answer: as
+/// `rpc::read_message` decides, a request does (with its id when that reads, else `null`), and
+/// so does what is no message at all; a notification or a response does not.
+pub(crate) struct Unreadable {
+    pub reason: Dropped,
+    /// `Some(id)`: answer it, with `"id": null` when `id` is `None`.
+    pub answer: Option<Option<Id>>,
+}
+
+pub(crate) fn classify(line: &[u8]) -> Result<Incoming, Unreadable> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) })?;
+    classify_value(value)
+}
+
+/// [`classify`] for a message already read (a member of a batch).
+pub(crate) fn classify_value(value: Value) -> Result<Incoming, Unreadable> {
+    let mut o = match value {
+        Value::Object(o) => o,
+        // Batches are taken apart by the endpoint, in a 2025-03-26 session only.
+        Value::Array(_) => return Err(Unreadable { reason: Dropped::Malformed("a JSON-RPC batch, which only protocol version 2025-03-26 has"), answer: Some(None) }),
+        _ => return Err(Unreadable { reason: Dropped::Malformed("not a JSON object"), answer: Some(None) }),
+    };
+    let has_method = o.contains_key("method");
+    let has_id = o.contains_key("id");
+    // Older versions' peers answer what they could not read with `"id": null`.
+    let null_id = o.get("id") == Some(&Value::Null);
+    let is_response = !has_method && (o.contains_key("result") || o.contains_key("error"));
+    // An id that does not read still makes a request of it, answered with a null id.
+    let id = o.remove("id").and_then(Id::from_value);
+    let answer = match (has_method, has_id) {
+        (true, true) => Some(id.clone()),
+        (true, false) => None,
+        (false, _) if is_response => None,
+        (false, _) => Some(None),
+    };
+    let bad = |reason: &'static str| Unreadable { reason: Dropped::Malformed(reason), answer: answer.clone() };
+    if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(bad("`jsonrpc` is not \"2.0\""));
+    }
+    if has_id && id.is_none() && !(is_response && null_id) {
+        return Err(bad("`id` is not a string or an integer"));
+    }
+    if is_response {
+        return match (o.remove("result"), o.remove("error"), id) {
+            (Some(result), None, Some(id)) => Ok(Incoming::Result { id, result }),
+            (Some(_), None, None) => Err(bad("a result without an id")),
+            (None, Some(error), id) => match serde_json::from_value::<RpcError>(error) {
+                Ok(error) => Ok(Incoming::Error { id, error }),
+                Err(_) => Err(bad("`error` is not a JSON-RPC error object")),
+            },
+            _ => Err(bad("a response sets both `result` and `error`")),
+        };
+    }
+    let Some(Value::String(method)) = o.remove("method") else {
+        return Err(bad(if has_method { "`method` is not a string" } else { "neither a request, a notification nor a response" }));
+    };
+    let params = match o.remove("params") {
+        p @ (None | Some(Value::Object(_))) => p,
+        Some(_) => return Err(bad("`params` is not an object")),
+    };
+    Ok(match id {
+        Some(id) => Incoming::Request { id, method, params },
+        None => Incoming::Notification { method, params },
+    })
+}
+
+fn envelope() -> Map<String, Value> {
+    let mut o = Map::new();
+    o.insert("jsonrpc".into(), Value::from("2.0"));
+    o
+}
+
+/// An answer, `result` written as it is (its `WriteJson`), not turned into a `Value` first. The
+/// envelope's keys are in the order a `Map` of them is written in (sorted), so that an answer
+/// that is a `Value` comes out as it did when the whole line was one.
+pub(crate) fn result<T: WriteJson + ?Sized>(id: &Id, result: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(b"{\"id\":");
+    match id {
+        Id::Number(n) => n.write_json(&mut out),
+        Id::String(s) => s.write_json(&mut out),
+    }
+    out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"result\":");
+    result.write_json(&mut out);
+    out.push(b'}');
+    out
+}
+
+/// `id` is `None` only when the request's id could not be read: then no `id` key, or
+/// `"id": null` with `null_id` (see `Endpoint::null_id`).
+pub(crate) fn error(id: Option<&Id>, null_id: bool, error: &RpcError) -> Vec<u8> {
+    let mut o = envelope();
+    if let Some(id) = id.map(Id::to_value).or(null_id.then_some(Value::Null)) {
+        o.insert("id".into(), id);
+    }
+    // An `RpcError` always serializes.
+    o.insert("error".into(), serde_json::to_value(error).unwrap_or(Value::Null));
+    line(o)
+}
+
+pub(crate) fn notification(method: &str, params: Map<String, Value>) -> Vec<u8> {
+    let mut o = envelope();
+    o.insert("method".into(), Value::from(method));
+    o.insert("params".into(), Value::Object(params));
+    line(o)
+}
+
+pub(crate) fn line(o: Map<String, Value>) -> Vec<u8> {
+    // The crate's writer: serde_json's bytes, faster; JSON text never holds a raw newline.
+    o.to_json_vec()
+}
