@@ -461,6 +461,9 @@ mod adapter;
 pub mod blocking;
 #[cfg(feature = "tokio")]
 pub mod tokio;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http;
 pub use adapter::{Context, Role};
 
 // Tools from Rust types, for a server built on the engine.

@@ -1,0 +1,1 @@
+//! The Streamable HTTP client adapter (being written).

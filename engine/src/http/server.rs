@@ -1,0 +1,1 @@
+//! The Streamable HTTP server adapter (being written).
