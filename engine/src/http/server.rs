@@ -492,6 +492,9 @@ pub async fn serve<H: Handler>(listener: tokio::net::TcpListener, service: McpSe
     loop {
         let Ok(permit) = room.clone().acquire_owned().await else { return Ok(()) };
         let (tcp, _) = listener.accept().await?;
+        // An SSE answer goes out as several small writes (priming event, data, end of body): without
+        // this each waits for the client's delayed ACK.
+        let _ = tcp.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| tower_service::Service::call(&mut service.clone(), request));

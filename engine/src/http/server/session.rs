@@ -148,7 +148,7 @@ impl State {
             }
         }
         let mut answers = Vec::new();
-        while let Some((line, request)) = self.engine.poll_transmit_for() {
+        while let Some(crate::Transmit { line, request }) = self.engine.poll_transmit() {
             match request.as_ref().and_then(|id| self.stream_of.get(id)).copied() {
                 Some(stream) => self.push(stream, &line),
                 None if request.is_some() => answers.push(line),
@@ -164,7 +164,7 @@ impl State {
     /// Writes what the engine queued, each line on the stream of the request it belongs to (the
     /// GET stream for the session's own lines and for those of a request whose stream is gone).
     pub fn flush(&mut self) {
-        while let Some((line, request)) = self.engine.poll_transmit_for() {
+        while let Some(crate::Transmit { line, request }) = self.engine.poll_transmit() {
             let stream = request.and_then(|id| self.stream_of.get(&id).copied()).unwrap_or(SESSION_STREAM);
             self.push(stream, &line);
         }
