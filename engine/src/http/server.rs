@@ -43,18 +43,22 @@
 //! - **2026-07-28**: a POST without a session that is not an `initialize` is one request on its
 //!   own ([`Server::stateless`]): version and capabilities from its `_meta`, `server/discover`
 //!   answered by the engine, results completed, `InputRequiredResult` through
-//!   [`RequestContext::respond_input_required`].
+//!   [`RequestContext::respond_input_required`]; `subscriptions/listen` opens a stream the
+//!   service keeps, acknowledged with what the server's capabilities support of its filter, for
+//!   the changes [`McpService::publish`] announces.
 //! - **Batches** in a 2025-03-26 session (the engine reads them); their answers share the stream.
 //! - **Bounds**: bodies ([`Options::max_body`], 413), sessions, events kept per stream, ended
 //!   streams kept per session, connections of [`serve`]; requests in flight per session are the
 //!   engine's ([`Config`]).
 
 mod context;
+mod listen;
 mod session;
 #[cfg(all(test, feature = "v2025-11-25", feature = "v2026-07-28"))]
 mod tests;
 
 pub use context::{RequestContext, ServerRequestError};
+pub use listen::{Change, SUBSCRIPTION_ID_META_KEY};
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -112,11 +116,13 @@ pub struct Options {
     pub retry_ms: u64,
     /// How long [`RequestContext::request`] waits for the client's answer (default 60 s).
     pub request_timeout: Duration,
+    /// Open `subscriptions/listen` streams (2026-07-28; default 1024): one more ends the oldest.
+    pub max_listeners: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { config: Config::default(), allowed_origins: Vec::new(), max_sessions: 1024, max_body: 4 << 20, max_events: 256, keep_ended_streams: 64, retry_ms: 1000, request_timeout: Duration::from_secs(60) }
+        Options { config: Config::default(), allowed_origins: Vec::new(), max_sessions: 1024, max_body: 4 << 20, max_events: 256, keep_ended_streams: 64, retry_ms: 1000, request_timeout: Duration::from_secs(60), max_listeners: 1024 }
     }
 }
 
@@ -175,6 +181,7 @@ struct Shared<H> {
     options: Options,
     handler: H,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
+    listeners: Mutex<listen::Listeners>,
     clock: AtomicU64,
     ids: std::collections::hash_map::RandomState,
 }
@@ -188,13 +195,21 @@ impl<H: Handler> McpService<H> {
     }
 
     pub fn with_options(info: ServerInfo, options: Options, handler: H) -> Self {
-        let shared = Shared { info, options, handler, sessions: Mutex::default(), clock: AtomicU64::new(0), ids: Default::default() };
+        let listeners = Mutex::new(listen::Listeners::new(options.max_listeners));
+        let shared = Shared { info, options, handler, sessions: Mutex::default(), listeners, clock: AtomicU64::new(0), ids: Default::default() };
         McpService { shared: Arc::new(shared) }
     }
 
     /// Sessions open now.
     pub fn sessions(&self) -> usize {
         self.shared.sessions.lock().map_or(0, |s| s.len())
+    }
+
+    /// Tells the open `subscriptions/listen` streams (2026-07-28 clients) of `change`, each that
+    /// opted in to it; returns how many. Sessions hear of changes through their engines
+    /// ([`for_each_session`](Self::for_each_session) with `Server::notify`).
+    pub fn publish(&self, change: &Change) -> usize {
+        self.shared.listeners.lock().map_or(0, |mut l| l.publish(change))
     }
 
     /// Runs `f` on each session's engine (e.g. `Server::notify` of a list change), then writes
@@ -294,6 +309,11 @@ impl<H: Handler> Shared<H> {
                 response.headers_mut().insert(SESSION_ID, id);
             }
             return response;
+        }
+        if stateless && posted.requests.len() == 1 && posted.requests[0].method == "subscriptions/listen" {
+            // Answered only when the subscription ends: the stream is the service's to keep.
+            let Ok(mut listeners) = self.listeners.lock() else { return plain(StatusCode::SERVICE_UNAVAILABLE, "") };
+            return sse(listeners.listen(&posted.requests[0], &self.info.capabilities, self.options.retry_ms, self.options.max_events));
         }
         let events = state.open_stream(&posted.requests, posted.answers);
         let contexts: Vec<_> = posted.requests.iter().map(|r| (state.cancelled.get(&r.id).cloned().unwrap_or_default(), r)).map(|(flag, r)| RequestContext::new(session.clone(), r, flag, self.options.request_timeout)).collect();

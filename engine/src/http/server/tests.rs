@@ -232,3 +232,32 @@ fn a_2026_request_needs_no_session() {
         assert_eq!(svc.sessions(), 0);
     })
 }
+
+#[test]
+fn a_2026_listen_stream_hears_of_what_it_opted_in_to() {
+    runtime().block_on(async {
+        let info = ServerInfo::new("test", "0.1.0").versions(&["2026-07-28"]).capabilities(&json!({"tools": {"listChanged": true}, "resources": {"subscribe": true}})).unwrap();
+        let mut svc = McpService::new(info, |_: Request, _: RequestContext| async { None });
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+        let filter = json!({"toolsListChanged": true, "promptsListChanged": true, "resourceSubscriptions": ["file:///a"]});
+        let listen = json!({"jsonrpc": "2.0", "id": "sub-1", "method": "subscriptions/listen", "params": {"notifications": filter, "_meta": meta}});
+        let mut request = post(listen, None);
+        request.headers_mut().insert("mcp-protocol-version", HeaderValue::from_static("2026-07-28"));
+        let mut body = call(&mut svc, request).await.into_body();
+        let got = events(&mut body, 2).await;
+        let ack: Value = serde_json::from_str(&got[1].1).unwrap();
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        // Prompts: the server declared no list changes of them, so not agreed to.
+        assert_eq!(ack["params"]["notifications"], json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]}));
+        assert_eq!(ack["params"]["_meta"][SUBSCRIPTION_ID_META_KEY], "sub-1");
+        assert_eq!(svc.publish(&Change::PromptsListChanged), 0);
+        assert_eq!(svc.publish(&Change::ResourceUpdated("file:///b".into())), 0);
+        assert_eq!(svc.publish(&Change::ToolsListChanged), 1);
+        assert_eq!(svc.publish(&Change::ResourceUpdated("file:///a".into())), 1);
+        let heard: Vec<Value> = events(&mut body, 2).await.iter().map(|e| serde_json::from_str(&e.1).unwrap()).collect();
+        assert_eq!((&heard[0]["method"], &heard[1]["method"], &heard[1]["params"]["uri"]), (&json!("notifications/tools/list_changed"), &json!("notifications/resources/updated"), &json!("file:///a")));
+        assert_eq!(heard[0]["params"]["_meta"][SUBSCRIPTION_ID_META_KEY], "sub-1");
+        drop(body);
+        assert_eq!(svc.publish(&Change::ToolsListChanged), 0, "a stream whose client is gone is closed");
+    })
+}
