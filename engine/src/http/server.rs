@@ -47,6 +47,9 @@
 //!   service keeps, acknowledged with what the server's capabilities support of its filter, for
 //!   the changes [`McpService::publish`] announces.
 //! - **Batches** in a 2025-03-26 session (the engine reads them); their answers share the stream.
+//! - **JSON answers**: a POST of one request whose answer is the first line written for it gets
+//!   it as JSON ([`Options::json_answers`]), with 2026-07-28's statuses without a session (404
+//!   for -32601, 400 for another error).
 //! - **Bounds**: bodies ([`Options::max_body`], 413), sessions, events kept per stream, ended
 //!   streams kept per session, connections of [`serve`]; requests in flight per session are the
 //!   engine's ([`Config`]).
@@ -60,7 +63,7 @@ mod tests;
 pub use context::{RequestContext, ServerRequestError};
 pub use listen::{Change, SUBSCRIPTION_ID_META_KEY};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
@@ -118,11 +121,28 @@ pub struct Options {
     pub request_timeout: Duration,
     /// Open `subscriptions/listen` streams (2026-07-28; default 1024): one more ends the oldest.
     pub max_listeners: usize,
+    /// A POST of one request whose answer is the first line written for it gets that answer as
+    /// JSON, not as a stream of one event (default: on). The response head then waits for that
+    /// first line; off, every request gets a stream at once (with its priming event).
+    pub json_answers: bool,
+    /// Sees every message read (`"c2s"`) and written (`"s2c"`) on a session or request stream,
+    /// with the session's version (`None` without a session): a recording, a validator.
+    pub record: Option<Recorder>,
+}
+
+/// A function [`Options::record`] calls with `(direction, session version, line)`.
+#[derive(Clone)]
+pub struct Recorder(pub Arc<dyn Fn(&str, Option<&str>, &[u8]) + Send + Sync>);
+
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("Recorder")
+    }
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { config: Config::default(), allowed_origins: Vec::new(), max_sessions: 1024, max_body: 4 << 20, max_events: 256, keep_ended_streams: 64, retry_ms: 1000, request_timeout: Duration::from_secs(60), max_listeners: 1024 }
+        Options { config: Config::default(), allowed_origins: Vec::new(), max_sessions: 1024, max_body: 4 << 20, max_events: 256, keep_ended_streams: 64, retry_ms: 1000, request_timeout: Duration::from_secs(60), max_listeners: 1024, json_answers: true, record: None }
     }
 }
 
@@ -292,12 +312,24 @@ impl<H: Handler> Shared<H> {
             },
             Err(response) => return response,
         };
+        match self.dispatch(&session, &body) {
+            Ok((events, true, stateless)) => answer_or_stream(&session, events, stateless).await,
+            Ok((events, false, _)) => sse(events),
+            Err(response) => response,
+        }
+    }
+
+    /// Hands the body to the session's engine and starts a task per request: the response when
+    /// it is known at once, else the stream of the POST, whether it may become a JSON answer, and
+    /// whether the request has no session.
+    #[allow(clippy::type_complexity)]
+    fn dispatch(self: &Arc<Self>, session: &Arc<Session>, body: &[u8]) -> Result<(mpsc::Receiver<Bytes>, bool, bool), hyper::Response<ResponseBody>> {
         let mut state = session.lock();
-        let Ok(posted) = state.post(&body) else {
-            return plain(StatusCode::SERVICE_UNAVAILABLE, "the session's queues are full");
+        let Ok(posted) = state.post(body) else {
+            return Err(plain(StatusCode::SERVICE_UNAVAILABLE, "the session's queues are full"));
         };
         let stateless = session.id.get().is_none() && !state.engine.is_initialized();
-        let new_id = (session.id.get().is_none() && state.engine.is_initialized()).then(|| self.register(&session));
+        let new_id = (session.id.get().is_none() && state.engine.is_initialized()).then(|| self.register(session));
         if posted.requests.is_empty() {
             drop(state);
             let mut response = match &posted.answers[..] {
@@ -308,13 +340,14 @@ impl<H: Handler> Shared<H> {
             if let Some(id) = new_id.and_then(|id| HeaderValue::from_str(&id).ok()) {
                 response.headers_mut().insert(SESSION_ID, id);
             }
-            return response;
+            return Err(response);
         }
         if stateless && posted.requests.len() == 1 && posted.requests[0].method == "subscriptions/listen" {
             // Answered only when the subscription ends: the stream is the service's to keep.
-            let Ok(mut listeners) = self.listeners.lock() else { return plain(StatusCode::SERVICE_UNAVAILABLE, "") };
-            return sse(listeners.listen(&posted.requests[0], &self.info.capabilities, self.options.retry_ms, self.options.max_events));
+            let Ok(mut listeners) = self.listeners.lock() else { return Err(plain(StatusCode::SERVICE_UNAVAILABLE, "")) };
+            return Err(sse(listeners.listen(&posted.requests[0], &self.info.capabilities, self.options.retry_ms, self.options.max_events)));
         }
+        let single = self.options.json_answers && posted.requests.len() == 1 && posted.answers.is_empty();
         let events = state.open_stream(&posted.requests, posted.answers);
         let contexts: Vec<_> = posted.requests.iter().map(|r| (state.cancelled.get(&r.id).cloned().unwrap_or_default(), r)).map(|(flag, r)| RequestContext::new(session.clone(), r, flag, self.options.request_timeout)).collect();
         drop(state);
@@ -328,7 +361,7 @@ impl<H: Handler> Shared<H> {
                 }
             });
         }
-        sse(events)
+        Ok((events, single, stateless))
     }
 
     fn get(&self, headers: &HeaderMap) -> hyper::Response<ResponseBody> {
@@ -393,7 +426,11 @@ impl<H: Handler> Shared<H> {
         if let Some(meta) = meta_version.filter(|meta| header != Some(*meta)) {
             let message_text = format!("Header mismatch: MCP-Protocol-Version is {header:?}, params._meta names {meta:?}");
             let answer = serde_json::json!({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": HEADER_MISMATCH, "message": message_text}});
-            return Err(json(StatusCode::BAD_REQUEST, answer.to_string().into_bytes()));
+            let line = answer.to_string().into_bytes();
+            if let Some(record) = &self.options.record {
+                (record.0)("s2c", None, &line);
+            }
+            return Err(json(StatusCode::BAD_REQUEST, line));
         }
         let engine = Server::stateless(self.options.config.clone(), self.info.clone());
         Ok(Arc::new(Session::new(engine, true, &self.options)))
@@ -483,23 +520,71 @@ fn json(status: StatusCode, body: Vec<u8>) -> hyper::Response<ResponseBody> {
 }
 
 fn sse(events: mpsc::Receiver<Bytes>) -> hyper::Response<ResponseBody> {
-    let mut response = hyper::Response::new(Events(events).boxed());
+    sse_after(VecDeque::new(), events)
+}
+
+/// An SSE response whose first events (`head`) were already taken from the stream.
+fn sse_after(head: VecDeque<Bytes>, events: mpsc::Receiver<Bytes>) -> hyper::Response<ResponseBody> {
+    let mut response = hyper::Response::new(Events(head, events).boxed());
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
 
-/// An SSE body: the stream's events as they come; it ends when the stream drops its sender.
-struct Events(mpsc::Receiver<Bytes>);
+/// An SSE body: the events taken already, then the stream's as they come; it ends when the
+/// stream drops its sender.
+struct Events(VecDeque<Bytes>, mpsc::Receiver<Bytes>);
 
 impl Body for Events {
     type Data = Bytes;
     type Error = Infallible;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.0.poll_recv(cx).map(|event| event.map(|e| Ok(Frame::data(e))))
+        if let Some(event) = self.0.pop_front() {
+            return Poll::Ready(Some(Ok(Frame::data(event))));
+        }
+        self.1.poll_recv(cx).map(|event| event.map(|e| Ok(Frame::data(e))))
     }
+}
+
+/// A POST of one request: its answer as JSON when it is the first line of its stream and nothing
+/// follows, else the stream from its start (a stream the handler closed with
+/// [`RequestContext::disconnect`] before writing: its priming event alone, to be resumed).
+async fn answer_or_stream(session: &Session, mut events: mpsc::Receiver<Bytes>, stateless: bool) -> hyper::Response<ResponseBody> {
+    let mut head = VecDeque::new();
+    // The priming event is there at once; the next one is the handler's first line.
+    while let Some(event) = events.recv().await {
+        let priming = event.ends_with(b"data: \n\n");
+        head.push_back(event);
+        if !priming {
+            break;
+        }
+    }
+    // The answer and the end of the stream are written under the session's lock: holding it,
+    // the stream has either ended with the answer or goes on.
+    let ended = {
+        let _state = session.lock();
+        match events.try_recv() {
+            Err(mpsc::error::TryRecvError::Disconnected) => true,
+            Err(mpsc::error::TryRecvError::Empty) => false,
+            Ok(event) => {
+                head.push_back(event);
+                false
+            }
+        }
+    };
+    let answer = head.back().filter(|e| ended && !e.ends_with(b"data: \n\n")).and_then(|e| data_of(e));
+    match answer {
+        Some(line) => json(status_of(&line, stateless), line),
+        None => sse_after(head, events),
+    }
+}
+
+/// The `data` of an event this module wrote (one line of JSON).
+fn data_of(event: &[u8]) -> Option<Vec<u8>> {
+    let at = event.windows(7).position(|w| w == b"\ndata: ")? + 7;
+    Some(event[at..].strip_suffix(b"\n\n")?.to_vec())
 }
 
 /// Connections [`serve`] keeps at once; more wait to be accepted.

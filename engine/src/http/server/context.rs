@@ -131,6 +131,18 @@ impl RequestContext {
         self.with_engine(|server| server.respond_input_required(&self.id, input_requests, request_state))
     }
 
+    /// The session's `Mcp-Session-Id` (`None` for a request without a session).
+    pub fn session_id(&self) -> Option<String> {
+        self.session.id.get().cloned()
+    }
+
+    /// Closes the connection the request's stream goes to, without ending the stream: the
+    /// client reconnects with `Last-Event-ID` and reads what was written meanwhile (the
+    /// `retry` of the priming event says when). For long work without a connection held open.
+    pub fn disconnect(&self) {
+        self.session.lock().disconnect(&self.id)
+    }
+
     /// Runs `f` on the session's engine (e.g. [`Server::notify`]), then writes what it queued.
     pub fn with_engine<T>(&self, f: impl FnOnce(&mut Server) -> T) -> T {
         let mut state = self.session.lock();

@@ -70,6 +70,7 @@ pub(super) struct State {
     keep_ended: usize,
     retry_ms: u64,
     ended_session: bool,
+    record: Option<super::Recorder>,
 }
 
 struct Stream {
@@ -111,6 +112,7 @@ impl Session {
             keep_ended: options.keep_ended_streams,
             retry_ms: options.retry_ms,
             ended_session: false,
+            record: options.record.clone(),
         };
         state.streams.insert(SESSION_STREAM, Stream { events: VecDeque::new(), first: 0, undelivered: 0, live: None, open: 0 });
         Session { id: OnceLock::new(), state: Mutex::new(state), last_used: AtomicU64::new(0) }
@@ -126,6 +128,7 @@ impl State {
     /// Hands a POSTed body to the engine and sorts out what it did.
     pub fn post(&mut self, body: &[u8]) -> Result<Posted, crate::Error> {
         self.engine.handle_line(body)?;
+        self.record("c2s", body);
         let mut requests = Vec::new();
         while let Some(event) = self.engine.poll_event() {
             match event {
@@ -151,7 +154,10 @@ impl State {
         while let Some(crate::Transmit { line, request }) = self.engine.poll_transmit() {
             match request.as_ref().and_then(|id| self.stream_of.get(id)).copied() {
                 Some(stream) => self.push(stream, &line),
-                None if request.is_some() => answers.push(line),
+                None if request.is_some() => {
+                    self.record("s2c", &line);
+                    answers.push(line);
+                }
                 None => self.push(SESSION_STREAM, &line),
             }
         }
@@ -254,7 +260,22 @@ impl State {
     }
 
     fn push(&mut self, n: u64, line: &[u8]) {
+        self.record("s2c", line);
         self.push_event(n, Some(line))
+    }
+
+    fn record(&self, direction: &str, line: &[u8]) {
+        if let Some(record) = &self.record {
+            (record.0)(direction, self.engine.version(), line);
+        }
+    }
+
+    /// Closes the connection of request `id`'s stream without ending the stream: the client
+    /// resumes it with `Last-Event-ID` (SEP-1699's polling).
+    pub fn disconnect(&mut self, id: &Id) {
+        if let Some(stream) = self.stream_of.get(id).and_then(|n| self.streams.get_mut(n)) {
+            stream.live = None;
+        }
     }
 
     /// Adds an event to stream `n` and sends it to its connection; a connection that does not

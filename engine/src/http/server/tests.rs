@@ -32,6 +32,11 @@ fn service(options: Options) -> McpService<impl Handler> {
                 let _ = cx.progress(2.0, None, None);
                 Some(Ok(json!({"content": []})))
             }
+            ("tools/call", "reconnect") => {
+                cx.disconnect();
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                Some(Ok(json!({"content": [{"type": "text", "text": "after the reconnection"}]})))
+            }
             ("tools/call", "ask") => {
                 let form = json!({"mode": "form", "message": "name?", "requestedSchema": {"type": "object", "properties": {}}});
                 let ask: mcp_spec_types::v2025_11_25::ElicitRequest = serde_json::from_value(json!({"jsonrpc": "2.0", "id": 0, "method": "elicitation/create", "params": form})).unwrap();
@@ -105,13 +110,10 @@ fn a_session_starts_with_initialize_and_ends_with_delete() {
         let id = initialize(&mut svc).await;
         assert_eq!(svc.sessions(), 1);
         let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+        // Nothing but the answer to send: JSON.
         let response = call(&mut svc, post(list.clone(), Some(&id))).await;
-        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
-        let got = events(&mut response.into_body(), 9).await;
-        // A priming event (an id, no data), then the answer; then the stream ends.
-        assert_eq!(got.len(), 2, "{got:?}");
-        assert_eq!((got[0].0.is_empty(), got[0].1.as_str()), (false, ""));
-        assert_eq!(serde_json::from_str::<Value>(&got[1].1).unwrap()["result"], json!({"tools": []}));
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+        assert_eq!(json_body(response).await["result"], json!({"tools": []}));
         assert_eq!(call(&mut svc, post(list.clone(), None)).await.status(), StatusCode::BAD_REQUEST);
         assert_eq!(call(&mut svc, post(list.clone(), Some("nope"))).await.status(), StatusCode::NOT_FOUND);
         let mut other_version = post(list.clone(), Some(&id));
@@ -217,9 +219,7 @@ fn a_2026_request_needs_no_session() {
         request.headers_mut().insert("mcp-protocol-version", HeaderValue::from_static("2026-07-28"));
         let response = call(&mut svc, request).await;
         assert!(response.headers().get(SESSION_ID).is_none());
-        let got = events(&mut response.into_body(), 9).await;
-        assert_eq!(got.len(), 2, "a priming event, then the answer");
-        assert_eq!(serde_json::from_str::<Value>(&got[1].1).unwrap()["result"]["resultType"], "complete");
+        assert_eq!(json_body(response).await["result"]["resultType"], "complete");
         let mismatch = call(&mut svc, post(list, None)).await;
         assert_eq!(mismatch.status(), StatusCode::BAD_REQUEST);
         assert_eq!(json_body(mismatch).await["error"]["code"], HEADER_MISMATCH);
@@ -259,5 +259,37 @@ fn a_2026_listen_stream_hears_of_what_it_opted_in_to() {
         assert_eq!(heard[0]["params"]["_meta"][SUBSCRIPTION_ID_META_KEY], "sub-1");
         drop(body);
         assert_eq!(svc.publish(&Change::ToolsListChanged), 0, "a stream whose client is gone is closed");
+    })
+}
+
+#[test]
+fn without_json_answers_every_request_gets_a_stream_with_a_priming_event() {
+    runtime().block_on(async {
+        let mut svc = service(Options { json_answers: false, ..Options::default() });
+        let id = initialize(&mut svc).await;
+        let response = call(&mut svc, post(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), Some(&id))).await;
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+        let got = events(&mut response.into_body(), 9).await;
+        // A priming event (an id, no data), then the answer; then the stream ends.
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!((got[0].0.is_empty(), got[0].1.as_str()), (false, ""));
+        assert_eq!(serde_json::from_str::<Value>(&got[1].1).unwrap()["result"], json!({"tools": []}));
+    })
+}
+
+#[test]
+fn a_stream_closed_by_its_handler_is_resumed_with_last_event_id() {
+    runtime().block_on(async {
+        let mut svc = service(Options::default());
+        let id = initialize(&mut svc).await;
+        let response = call(&mut svc, post(call_tool(3, "reconnect"), Some(&id))).await;
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+        let got = events(&mut response.into_body(), 9).await;
+        assert_eq!(got.len(), 1, "the priming event alone: {got:?}");
+        let mut resume = empty(Method::GET, &id);
+        resume.headers_mut().insert("last-event-id", HeaderValue::from_str(&got[0].0).unwrap());
+        let rest = events(&mut call(&mut svc, resume).await.into_body(), 9).await;
+        assert_eq!(rest.len(), 1, "{rest:?}");
+        assert!(rest[0].1.contains("after the reconnection"));
     })
 }
