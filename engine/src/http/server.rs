@@ -56,6 +56,7 @@
 
 mod context;
 mod listen;
+mod respond;
 mod session;
 #[cfg(all(test, feature = "v2025-11-25", feature = "v2026-07-28"))]
 mod tests;
@@ -63,7 +64,7 @@ mod tests;
 pub use context::{RequestContext, ServerRequestError};
 pub use listen::{Change, SUBSCRIPTION_ID_META_KEY};
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
@@ -75,8 +76,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Body, Frame};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Body;
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, StatusCode};
 use serde_json::Value;
@@ -87,6 +88,7 @@ use context::Answerer;
 use mcp_spec_types::negotiate::PROTOCOL_VERSION_META_KEY;
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::RpcError;
+use respond::{accepts, answer_or_stream, batch, json, origin_allowed, plain, sse, status_of, too_large, Reply};
 use session::Session;
 
 /// The body of every response of [`McpService`].
@@ -132,7 +134,10 @@ pub struct Options {
 
 /// A function [`Options::record`] calls with `(direction, session version, line)`.
 #[derive(Clone)]
-pub struct Recorder(pub Arc<dyn Fn(&str, Option<&str>, &[u8]) + Send + Sync>);
+pub struct Recorder(pub Arc<RecordFn>);
+
+/// What a [`Recorder`] calls.
+pub type RecordFn = dyn Fn(&str, Option<&str>, &[u8]) + Send + Sync;
 
 impl std::fmt::Debug for Recorder {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -308,25 +313,24 @@ impl<H: Handler> Shared<H> {
             Ok(Some(session)) => session,
             Ok(None) => match self.new_session(&parts.headers, &message) {
                 Ok(session) => session,
-                Err(response) => return response,
+                Err(response) => return *response,
             },
-            Err(response) => return response,
+            Err(response) => return *response,
         };
         match self.dispatch(&session, &body) {
             Ok((events, true, stateless)) => answer_or_stream(&session, events, stateless).await,
             Ok((events, false, _)) => sse(events),
-            Err(response) => response,
+            Err(response) => *response,
         }
     }
 
     /// Hands the body to the session's engine and starts a task per request: the response when
     /// it is known at once, else the stream of the POST, whether it may become a JSON answer, and
     /// whether the request has no session.
-    #[allow(clippy::type_complexity)]
-    fn dispatch(self: &Arc<Self>, session: &Arc<Session>, body: &[u8]) -> Result<(mpsc::Receiver<Bytes>, bool, bool), hyper::Response<ResponseBody>> {
+    fn dispatch(self: &Arc<Self>, session: &Arc<Session>, body: &[u8]) -> Result<(mpsc::Receiver<Bytes>, bool, bool), Box<Reply>> {
         let mut state = session.lock();
         let Ok(posted) = state.post(body) else {
-            return Err(plain(StatusCode::SERVICE_UNAVAILABLE, "the session's queues are full"));
+            return Err(Box::new(plain(StatusCode::SERVICE_UNAVAILABLE, "the session's queues are full")));
         };
         let stateless = session.id.get().is_none() && !state.engine.is_initialized();
         let new_id = (session.id.get().is_none() && state.engine.is_initialized()).then(|| self.register(session));
@@ -340,12 +344,12 @@ impl<H: Handler> Shared<H> {
             if let Some(id) = new_id.and_then(|id| HeaderValue::from_str(&id).ok()) {
                 response.headers_mut().insert(SESSION_ID, id);
             }
-            return Err(response);
+            return Err(Box::new(response));
         }
         if stateless && posted.requests.len() == 1 && posted.requests[0].method == "subscriptions/listen" {
             // Answered only when the subscription ends: the stream is the service's to keep.
-            let Ok(mut listeners) = self.listeners.lock() else { return Err(plain(StatusCode::SERVICE_UNAVAILABLE, "")) };
-            return Err(sse(listeners.listen(&posted.requests[0], &self.info.capabilities, self.options.retry_ms, self.options.max_events)));
+            let Ok(mut listeners) = self.listeners.lock() else { return Err(Box::new(plain(StatusCode::SERVICE_UNAVAILABLE, ""))) };
+            return Err(Box::new(sse(listeners.listen(&posted.requests[0], &self.info.capabilities, self.options.retry_ms, self.options.max_events))));
         }
         let single = self.options.json_answers && posted.requests.len() == 1 && posted.answers.is_empty();
         let events = state.open_stream(&posted.requests, posted.answers);
@@ -368,7 +372,7 @@ impl<H: Handler> Shared<H> {
         let session = match self.session_of(headers) {
             Ok(Some(session)) => session,
             Ok(None) => return plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
-            Err(response) => return response,
+            Err(response) => return *response,
         };
         if !accepts(headers, "text/event-stream") {
             return plain(StatusCode::NOT_ACCEPTABLE, "GET opens a text/event-stream");
@@ -390,21 +394,21 @@ impl<H: Handler> Shared<H> {
                 plain(StatusCode::OK, "")
             }
             Ok(None) => plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
-            Err(response) => response,
+            Err(response) => *response,
         }
     }
 
     /// The session the request names: `Ok(None)` when it names none, 404 for an unknown one, 400
     /// for an `MCP-Protocol-Version` that is not the session's.
-    fn session_of(&self, headers: &HeaderMap) -> Result<Option<Arc<Session>>, hyper::Response<ResponseBody>> {
+    fn session_of(&self, headers: &HeaderMap) -> Result<Option<Arc<Session>>, Box<Reply>> {
         let Some(id) = headers.get(SESSION_ID) else { return Ok(None) };
         let found = id.to_str().ok().and_then(|id| self.sessions.lock().ok()?.get(id).cloned());
-        let Some(session) = found else { return Err(plain(StatusCode::NOT_FOUND, "no such session")) };
+        let Some(session) = found else { return Err(Box::new(plain(StatusCode::NOT_FOUND, "no such session"))) };
         session.last_used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let asked = headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
         if let Some(asked) = asked {
             if session.lock().engine.version().is_some_and(|v| v != asked) {
-                return Err(plain(StatusCode::BAD_REQUEST, "MCP-Protocol-Version is not the session's version"));
+                return Err(Box::new(plain(StatusCode::BAD_REQUEST, "MCP-Protocol-Version is not the session's version")));
             }
         }
         Ok(Some(session))
@@ -412,7 +416,7 @@ impl<H: Handler> Shared<H> {
 
     /// A POST without a session: an `initialize` starts one (registered once answered), anything
     /// else is a 2026-07-28 request on its own, if the server serves that version.
-    fn new_session(&self, headers: &HeaderMap, message: &Value) -> Result<Arc<Session>, hyper::Response<ResponseBody>> {
+    fn new_session(&self, headers: &HeaderMap, message: &Value) -> Result<Arc<Session>, Box<Reply>> {
         let meta_version = message.pointer("/params/_meta").and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str);
         let initialize = message.get("method").and_then(Value::as_str) == Some("initialize") && meta_version.is_none();
         if initialize {
@@ -420,7 +424,7 @@ impl<H: Handler> Shared<H> {
             return Ok(Arc::new(Session::new(engine, false, &self.options)));
         }
         if self.info.per_request_versions().is_empty() {
-            return Err(plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"));
+            return Err(Box::new(plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")));
         }
         let header = headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
         if let Some(meta) = meta_version.filter(|meta| header != Some(*meta)) {
@@ -430,7 +434,7 @@ impl<H: Handler> Shared<H> {
             if let Some(record) = &self.options.record {
                 (record.0)("s2c", None, &line);
             }
-            return Err(json(StatusCode::BAD_REQUEST, line));
+            return Err(Box::new(json(StatusCode::BAD_REQUEST, line)));
         }
         let engine = Server::stateless(self.options.config.clone(), self.info.clone());
         Ok(Arc::new(Session::new(engine, true, &self.options)))
@@ -457,134 +461,6 @@ impl<H: Handler> Shared<H> {
         sessions.insert(id.clone(), session.clone());
         id
     }
-}
-
-/// DNS-rebinding protection: no `Origin` (not a browser), a loopback one, or one allowed.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    if allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let Some((_, authority)) = origin.split_once("://") else { return false };
-    let host = match authority.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => authority.rsplit_once(':').map_or(authority, |(host, _)| host),
-    };
-    matches!(host, "localhost" | "127.0.0.1" | "::1")
-}
-
-fn accepts(headers: &HeaderMap, media: &str) -> bool {
-    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| v.contains(media) || v.contains("*/*"))
-}
-
-/// The status of an answer the engine gave at once: 200, but 400 for an error without an id (a
-/// body that does not read); without a session (2026-07-28) 404 for -32601 and 400 for any error.
-fn status_of(line: &[u8], stateless: bool) -> StatusCode {
-    let answer: Value = serde_json::from_slice(line).unwrap_or(Value::Null);
-    let Some(code) = answer.pointer("/error/code").and_then(Value::as_i64) else { return StatusCode::OK };
-    match code {
-        METHOD_NOT_FOUND if stateless => StatusCode::NOT_FOUND,
-        _ if stateless || answer.get("id").is_none_or(Value::is_null) => StatusCode::BAD_REQUEST,
-        _ => StatusCode::OK,
-    }
-}
-
-fn batch(lines: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = b"[".to_vec();
-    for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(line);
-    }
-    out.push(b']');
-    out
-}
-
-fn plain(status: StatusCode, text: &'static str) -> hyper::Response<ResponseBody> {
-    let mut response = hyper::Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
-    *response.status_mut() = status;
-    response
-}
-
-fn too_large() -> hyper::Response<ResponseBody> {
-    plain(StatusCode::PAYLOAD_TOO_LARGE, "the body is larger than the server takes")
-}
-
-fn json(status: StatusCode, body: Vec<u8>) -> hyper::Response<ResponseBody> {
-    let mut response = hyper::Response::new(Full::new(Bytes::from(body)).boxed());
-    *response.status_mut() = status;
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response
-}
-
-fn sse(events: mpsc::Receiver<Bytes>) -> hyper::Response<ResponseBody> {
-    sse_after(VecDeque::new(), events)
-}
-
-/// An SSE response whose first events (`head`) were already taken from the stream.
-fn sse_after(head: VecDeque<Bytes>, events: mpsc::Receiver<Bytes>) -> hyper::Response<ResponseBody> {
-    let mut response = hyper::Response::new(Events(head, events).boxed());
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
-}
-
-/// An SSE body: the events taken already, then the stream's as they come; it ends when the
-/// stream drops its sender.
-struct Events(VecDeque<Bytes>, mpsc::Receiver<Bytes>);
-
-impl Body for Events {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        if let Some(event) = self.0.pop_front() {
-            return Poll::Ready(Some(Ok(Frame::data(event))));
-        }
-        self.1.poll_recv(cx).map(|event| event.map(|e| Ok(Frame::data(e))))
-    }
-}
-
-/// A POST of one request: its answer as JSON when it is the first line of its stream and nothing
-/// follows, else the stream from its start (a stream the handler closed with
-/// [`RequestContext::disconnect`] before writing: its priming event alone, to be resumed).
-async fn answer_or_stream(session: &Session, mut events: mpsc::Receiver<Bytes>, stateless: bool) -> hyper::Response<ResponseBody> {
-    let mut head = VecDeque::new();
-    // The priming event is there at once; the next one is the handler's first line.
-    while let Some(event) = events.recv().await {
-        let priming = event.ends_with(b"data: \n\n");
-        head.push_back(event);
-        if !priming {
-            break;
-        }
-    }
-    // The answer and the end of the stream are written under the session's lock: holding it,
-    // the stream has either ended with the answer or goes on.
-    let ended = {
-        let _state = session.lock();
-        match events.try_recv() {
-            Err(mpsc::error::TryRecvError::Disconnected) => true,
-            Err(mpsc::error::TryRecvError::Empty) => false,
-            Ok(event) => {
-                head.push_back(event);
-                false
-            }
-        }
-    };
-    let answer = head.back().filter(|e| ended && !e.ends_with(b"data: \n\n")).and_then(|e| data_of(e));
-    match answer {
-        Some(line) => json(status_of(&line, stateless), line),
-        None => sse_after(head, events),
-    }
-}
-
-/// The `data` of an event this module wrote (one line of JSON).
-fn data_of(event: &[u8]) -> Option<Vec<u8>> {
-    let at = event.windows(7).position(|w| w == b"\ndata: ")? + 7;
-    Some(event[at..].strip_suffix(b"\n\n")?.to_vec())
 }
 
 /// Connections [`serve`] keeps at once; more wait to be accepted.
