@@ -1,5 +1,6 @@
 //! Real clients over Streamable HTTP against `http_server` (the two tools on `McpService`): the
-//! official TypeScript SDK v2 client (`StreamableHTTPClientTransport`) in the session era
+//! official TypeScript SDK v1 client (`@modelcontextprotocol/sdk` 1.32.2, pinned in
+//! tests/stdio_cancel/) in a session, the TypeScript SDK v2 client (`StreamableHTTPClientTransport`) in the session era
 //! (`initialize`, `Mcp-Session-Id`, its GET stream, DELETE) and in 2026-07-28 (no session), and
 //! the Python SDK (`mcp` 2.x) in both eras: list, call, progress, and (TypeScript) a call cancelled
 //! after its first progress with nothing about it after. A foreign `Origin` gets 403. The SDKs
@@ -8,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod sdks;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -63,6 +65,19 @@ fn real_sdk_clients_speak_both_eras_over_http() {
                     failed += 1;
                     println!("{name} {era} FAILED: {e}");
                 }
+            }
+        }
+    }
+    // The SDK v1 client: a session only (it has no 2026-07-28).
+    if let Some((node, dir)) = support::pinned_node("tests/stdio_cancel") {
+        match run(Command::new(node).arg(dir.join("http_session.mjs")).arg(server.url())) {
+            Ok(out) => {
+                passed += 1;
+                print!("typescript-sdk-1.32.2 session:\n{out}");
+            }
+            Err(e) => {
+                failed += 1;
+                println!("typescript-sdk-1.32.2 session FAILED: {e}");
             }
         }
     }
