@@ -37,8 +37,7 @@
 //!   connection that does not read its events as fast as they come is closed, to be resumed.
 //! - **Origin**: a request whose `Origin` is not a loopback one (`http://localhost:…`,
 //!   `127.0.0.1`, `[::1]`) nor in [`Options::allowed_origins`] is 403 (DNS rebinding).
-//! - **`MCP-Protocol-Version`**: a session's requests that name another version than the
-//!   session's are 400; without a session (2026-07-28), the header must name the version of the
+//! - **`MCP-Protocol-Version`**: a session's request that names no known version is 400; without a session (2026-07-28), the header must name the version of the
 //!   request's `_meta` (-32020, 400).
 //! - **2026-07-28**: a POST without a session that is not an `initialize` is one request on its
 //!   own ([`Server::stateless`]): version and capabilities from its `_meta`, `server/discover`
@@ -337,6 +336,8 @@ impl<H: Handler> Shared<H> {
         if posted.requests.is_empty() {
             drop(state);
             let mut response = match &posted.answers[..] {
+                // A notification or answer the engine could not use is not accepted.
+                [] if posted.dropped => plain(StatusCode::BAD_REQUEST, "the message was not accepted"),
                 [] => plain(StatusCode::ACCEPTED, ""),
                 [line] => json(status_of(line, stateless), line.clone()),
                 lines => json(StatusCode::OK, batch(lines)),
@@ -406,10 +407,10 @@ impl<H: Handler> Shared<H> {
         let Some(session) = found else { return Err(Box::new(plain(StatusCode::NOT_FOUND, "no such session"))) };
         session.last_used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let asked = headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
-        if let Some(asked) = asked {
-            if session.lock().engine.version().is_some_and(|v| v != asked) {
-                return Err(Box::new(plain(StatusCode::BAD_REQUEST, "MCP-Protocol-Version is not the session's version")));
-            }
+        // A version no spec names is 400; another known one than the session's is let through
+        // (clients send the one they first tried, and the conformance suite sends 2025-03-26).
+        if asked.is_some_and(|v| mcp_spec_types::negotiate::lifecycle(v).is_none()) {
+            return Err(Box::new(plain(StatusCode::BAD_REQUEST, "MCP-Protocol-Version names no protocol version")));
         }
         Ok(Some(session))
     }

@@ -95,6 +95,8 @@ pub(super) struct Posted {
     pub requests: Vec<Request>,
     /// Lines the engine wrote at once that belong to this POST (answers it gave itself).
     pub answers: Vec<Vec<u8>>,
+    /// The engine could not use a message of the body (a notification or answer it dropped).
+    pub dropped: bool,
 }
 
 impl Session {
@@ -130,6 +132,7 @@ impl State {
         self.engine.handle_line(body)?;
         self.record("c2s", body);
         let mut requests = Vec::new();
+        let mut dropped = false;
         while let Some(event) = self.engine.poll_event() {
             match event {
                 Event::Request(request) => {
@@ -147,14 +150,16 @@ impl State {
                     }
                 }
                 // Notifications the engine keeps (`initialized`) or the application has no use for here.
-                Event::Notification { .. } | Event::Progress { .. } | Event::Dropped(_) => {}
+                Event::Dropped(_) => dropped = true,
+                Event::Notification { .. } | Event::Progress { .. } => {}
             }
         }
         let mut answers = Vec::new();
         while let Some(crate::Transmit { line, request }) = self.engine.poll_transmit() {
             match request.as_ref().and_then(|id| self.stream_of.get(id)).copied() {
                 Some(stream) => self.push(stream, &line),
-                None if request.is_some() => {
+                // The request's own answer, or an error answer to a message without a usable id.
+                None if request.is_some() || is_response(&line) => {
                     self.record("s2c", &line);
                     answers.push(line);
                 }
@@ -164,7 +169,7 @@ impl State {
         if self.engine.version().is_some_and(|v| v >= "2025-11-25") {
             self.priming = true;
         }
-        Ok(Posted { requests, answers })
+        Ok(Posted { requests, answers, dropped })
     }
 
     /// Writes what the engine queued, each line on the stream of the request it belongs to (the
@@ -306,4 +311,9 @@ impl State {
             }
         }
     }
+}
+
+/// Whether a line the engine wrote is an answer (no `method`), not a notification or request.
+fn is_response(line: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v.get("method").is_none())
 }

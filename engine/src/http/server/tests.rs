@@ -117,7 +117,7 @@ fn a_session_starts_with_initialize_and_ends_with_delete() {
         assert_eq!(call(&mut svc, post(list.clone(), None)).await.status(), StatusCode::BAD_REQUEST);
         assert_eq!(call(&mut svc, post(list.clone(), Some("nope"))).await.status(), StatusCode::NOT_FOUND);
         let mut other_version = post(list.clone(), Some(&id));
-        other_version.headers_mut().insert("mcp-protocol-version", HeaderValue::from_static("2025-06-18"));
+        other_version.headers_mut().insert("mcp-protocol-version", HeaderValue::from_static("1999-01-01"));
         assert_eq!(call(&mut svc, other_version).await.status(), StatusCode::BAD_REQUEST);
         assert_eq!(call(&mut svc, empty(Method::DELETE, &id)).await.status(), StatusCode::OK);
         assert_eq!(call(&mut svc, post(list, Some(&id))).await.status(), StatusCode::NOT_FOUND);
