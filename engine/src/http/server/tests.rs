@@ -71,13 +71,14 @@ async fn json_body(response: Response) -> Value {
     serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap()
 }
 
-/// The SSE events `(id, data)` of a body, until it ends or `count` are read (with a guard
-/// against a hang, not a timing assertion).
+/// The SSE events `(id, data)` of a body, until it ends or `count` are read. A body that does
+/// neither within 20 s (a guard against a hang, not a timing assertion) fails the test.
 async fn events(body: &mut ResponseBody, count: usize) -> Vec<(String, String)> {
     let mut text = String::new();
     let mut out = Vec::new();
     while out.len() < count {
-        let Ok(Some(frame)) = tokio::time::timeout(Duration::from_secs(20), body.frame()).await else { break };
+        let next = tokio::time::timeout(Duration::from_secs(20), body.frame()).await;
+        let Some(frame) = next.expect("no event and no end of the stream in 20 s") else { break };
         text.push_str(std::str::from_utf8(frame.unwrap().data_ref().unwrap()).unwrap());
         while let Some(end) = text.find("\n\n") {
             let block: String = text.drain(..end + 2).collect();
