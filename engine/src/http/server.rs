@@ -36,7 +36,8 @@
 //!   resumes that stream after it, from the last [`Options::max_events`] events of the stream. A
 //!   connection that does not read its events as fast as they come is closed, to be resumed.
 //! - **Origin**: a request whose `Origin` is not a loopback one (`http://localhost:…`,
-//!   `127.0.0.1`, `[::1]`) nor in [`Options::allowed_origins`] is 403 (DNS rebinding).
+//!   `127.0.0.1`, `[::1]`) nor in [`Options::allowed_origins`] is 403 (DNS rebinding); with
+//!   [`Options::allowed_hosts`], so is one whose `Host` is not a loopback or listed one.
 //! - **`MCP-Protocol-Version`**: a session's request that names no known version is 400; without a session (2026-07-28), the header must name the version of the
 //!   request's `_meta` (-32020, 400).
 //! - **2026-07-28**: a POST without a session that is not an `initialize` is one request on its
@@ -87,7 +88,7 @@ use context::Answerer;
 use mcp_spec_types::negotiate::PROTOCOL_VERSION_META_KEY;
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::RpcError;
-use respond::{accepts, answer_or_stream, batch, json, origin_allowed, plain, sse, status_of, too_large, Reply};
+use respond::{accepts, answer_or_stream, batch, host_allowed, json, origin_allowed, plain, sse, status_of, too_large, Reply};
 use session::Session;
 
 /// The body of every response of [`McpService`].
@@ -107,6 +108,11 @@ pub struct Options {
     /// Origins allowed besides loopback ones, as the browser sends them (`https://app.example`);
     /// `"*"` allows any (default: none).
     pub allowed_origins: Vec<String>,
+    /// `Some`: a request's `Host` must name a loopback address or one of these hosts (without
+    /// the port), else 403 — for a server on a loopback address, where a DNS-rebinding page's
+    /// requests name the attacker's host, with no `Origin` on a same-origin GET. `None` (the
+    /// default): any `Host`, as behind a reverse proxy.
+    pub allowed_hosts: Option<Vec<String>>,
     /// Sessions kept at once (default 1024); one more ends the least recently used.
     pub max_sessions: usize,
     /// The largest POST body, in bytes (default 4 MiB); a larger one is 413.
@@ -146,7 +152,7 @@ impl std::fmt::Debug for Recorder {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { config: Config::default(), allowed_origins: Vec::new(), max_sessions: 1024, max_body: 4 << 20, max_events: 256, keep_ended_streams: 64, retry_ms: 1000, request_timeout: Duration::from_secs(60), max_listeners: 1024, json_answers: true, record: None }
+        Options { config: Config::default(), allowed_origins: Vec::new(), allowed_hosts: None, max_sessions: 1024, max_body: 4 << 20, max_events: 256, keep_ended_streams: 64, retry_ms: 1000, request_timeout: Duration::from_secs(60), max_listeners: 1024, json_answers: true, record: None }
     }
 }
 
@@ -278,6 +284,9 @@ impl<H: Handler> Shared<H> {
     {
         if !origin_allowed(request.headers(), &self.options.allowed_origins) {
             return plain(StatusCode::FORBIDDEN, "Origin not allowed");
+        }
+        if self.options.allowed_hosts.as_ref().is_some_and(|hosts| !host_allowed(request.headers(), hosts)) {
+            return plain(StatusCode::FORBIDDEN, "Host not allowed");
         }
         match *request.method() {
             Method::POST => self.post(request).await,

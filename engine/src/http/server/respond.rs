@@ -28,11 +28,27 @@ pub(super) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     if allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(origin)) {
         return true;
     }
-    let Some((_, authority)) = origin.split_once("://") else { return false };
-    let host = match authority.strip_prefix('[') {
+    origin.split_once("://").is_some_and(|(_, authority)| loopback(host_of(authority)))
+}
+
+/// A `Host` that names a loopback address or one of `allowed` (a request without one has none to check).
+pub(super) fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(host) = headers.get(header::HOST) else { return true };
+    let Ok(host) = host.to_str() else { return false };
+    let name = host_of(host);
+    loopback(name) || allowed.iter().any(|a| a.eq_ignore_ascii_case(name))
+}
+
+/// The host of an authority (`name:port`, `[v6]:port`), without the port.
+fn host_of(authority: &str) -> &str {
+    let authority = authority.trim_end_matches('/');
+    match authority.strip_prefix('[') {
         Some(v6) => v6.split(']').next().unwrap_or(""),
         None => authority.rsplit_once(':').map_or(authority, |(host, _)| host),
-    };
+    }
+}
+
+fn loopback(host: &str) -> bool {
     matches!(host, "localhost" | "127.0.0.1" | "::1")
 }
 

@@ -199,6 +199,13 @@ fn a_foreign_origin_is_403_and_bounds_hold() {
             assert_eq!(call(&mut svc, request).await.status(), status, "{origin}");
             cases += 1;
         }
+        let mut hosted = service(Options { allowed_hosts: Some(vec!["mcp.example".into()]), ..Options::default() });
+        for (host, status) in [("evil.example", StatusCode::FORBIDDEN), ("evil.example:8808", StatusCode::FORBIDDEN), ("127.0.0.1:8808", StatusCode::BAD_REQUEST), ("[::1]:1", StatusCode::BAD_REQUEST), ("mcp.example", StatusCode::BAD_REQUEST)] {
+            let mut request = post(ping.clone(), None);
+            request.headers_mut().insert(header::HOST, HeaderValue::from_static(host));
+            assert_eq!(call(&mut hosted, request).await.status(), status, "{host}");
+            cases += 1;
+        }
         let big = json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "x".repeat(2000)}});
         assert_eq!(call(&mut svc, post(big, None)).await.status(), StatusCode::PAYLOAD_TOO_LARGE);
         let first = initialize(&mut svc).await;
@@ -206,7 +213,7 @@ fn a_foreign_origin_is_403_and_bounds_hold() {
         initialize(&mut svc).await;
         assert_eq!(svc.sessions(), 2);
         assert_eq!(call(&mut svc, post(ping, Some(&first))).await.status(), StatusCode::NOT_FOUND, "the least recently used session ended");
-        println!("{cases} origins checked, 0 failed");
+        println!("{cases} origins and hosts checked, 0 failed");
     })
 }
 

@@ -76,7 +76,8 @@ async fn main() {
         None => validate.then(Checker::default),
     };
     let app = Arc::new(App { checker, subscriptions: Mutex::default() });
-    let mut options = Options { retry_ms: RETRY_MS, max_sessions: MAX_SESSIONS, request_timeout: Duration::from_secs(30), ..Options::default() };
+    // On 127.0.0.1 only: a request for another host is a DNS-rebinding page's.
+    let mut options = Options { allowed_hosts: Some(Vec::new()), retry_ms: RETRY_MS, max_sessions: MAX_SESSIONS, request_timeout: Duration::from_secs(30), ..Options::default() };
     if app.checker.is_some() {
         let recording = app.clone();
         // Each message read is recorded; each one written is checked as its version's (a
