@@ -110,14 +110,18 @@ mod endpoint;
 mod info;
 mod level;
 mod server;
+mod shared;
 mod wire;
 
-pub use client::Client;
+pub use client::{Client, ClientSide};
+pub use shared::{Engine, Side};
 pub use info::ServerInfo;
 pub use level::LogLevel;
-pub use server::Server;
+pub use server::{Server, ServerSide};
 // The roles' bookkeeping seen from outside, for both sides at once (the checker's session rules).
 pub mod observe;
+// One table bounded by count and bytes for every model of requests in flight.
+pub mod table;
 
 #[cfg(test)]
 mod tests;
@@ -452,7 +456,7 @@ pub enum Sent {
     Dropped,
 }
 
-pub(crate) fn refuse(code: i64, message: String) -> Route {
+pub(crate) fn refuse<K>(code: i64, message: String) -> Route<K> {
     Route::Refuse(RpcError { code, message, data: None })
 }
 
