@@ -148,8 +148,8 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Table<K, V> {
         }
     }
 
-    /// Inserts `value`, returning the value the key had; a table that forgets then forgets its
-    /// oldest entries until it is within its bounds again. A table that refuses takes it past
+    /// Inserts `value`, returning the value the key had (the entry is then the newest); a table
+    /// that forgets then forgets its oldest entries until it is within its bounds again. A table that refuses takes it past
     /// them: use [`try_insert`](Self::try_insert) there.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
         let old = self.remove(&key);
@@ -267,11 +267,11 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Table<K, V> {
 
     /// The entries, oldest first (a table that forgets; a refusing one keeps no order and gives
     /// them as [`iter`](Self::iter) does).
-    pub fn iter_in_order(&self) -> Box<dyn Iterator<Item = &V> + '_> {
+    pub fn iter_in_order(&self) -> Box<dyn Iterator<Item = (&K, &V)> + '_> {
         if !self.forgets {
-            return Box::new(self.map.values().map(|e| &e.value));
+            return Box::new(self.iter());
         }
-        Box::new(self.order.iter().filter_map(|(k, serial)| self.map.get(k).filter(|e| e.serial == *serial).map(|e| &e.value)))
+        Box::new(self.order.iter().filter_map(|(k, serial)| self.map.get_key_value(k).filter(|(_, e)| e.serial == *serial).map(|(k, e)| (k, &e.value))))
     }
 }
 
