@@ -483,6 +483,8 @@ pub(crate) fn notification_params<N: Serialize>(notification: &N) -> Result<Map<
 
 // The transport adapters, outside the state machine: they use the roles' public methods only.
 mod adapter;
+// The adapters' loop, written once over a framer.
+mod driver;
 pub mod blocking;
 #[cfg(feature = "tokio")]
 pub mod tokio;
