@@ -328,20 +328,26 @@ impl Policy for ServerSide {
         self.version.as_deref() == Some(super::endpoint::BATCH_VERSION)
     }
 
-    /// Only what the engine completes or reads (a 2026-07-28 result, the `initialize` answer) is
-    /// made a `Value` first.
+    /// Written by the crate's writer; a 2026-07-28 result gets its keys put into that text
+    /// ([`complete_text`](super::info::complete_text)). Only the `initialize` answer, which the
+    /// engine reads, is made a `Value` first.
     fn respond<T: Serialize + WriteJson + ?Sized>(&mut self, endpoint: &mut Endpoint, id: &Id, result: &T) -> Result<Sent, Error> {
-        let per_request = self.info.as_ref().and_then(|info| Some((info, self.per_request.get(id)?)));
         let initializing = self.lifecycle == Lifecycle::Initializing(id.clone());
-        if per_request.is_none() && !initializing {
-            let sent = endpoint.respond(id, result)?;
+        if !initializing {
+            let sent = match self.info.as_ref().and_then(|info| Some((info, self.per_request.get(id)?))) {
+                Some((info, p)) => {
+                    let mut text = Vec::new();
+                    result.write_json(&mut text);
+                    super::info::complete_text(info, &p.method, &mut text);
+                    endpoint.respond(id, &super::wire::Written(text))?
+                }
+                None => endpoint.respond(id, result)?,
+            };
             self.per_request.remove(id);
             return Ok(sent);
         }
-        let mut result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
-        if let Some((info, p)) = per_request {
-            info.complete(&p.method, &mut result);
-        }
+        // `initialize` is never a per-request method.
+        let result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
         let sent = endpoint.respond(id, &result)?;
         self.per_request.remove(id);
         if initializing {
