@@ -82,6 +82,9 @@ struct Stream {
     live: Option<mpsc::Sender<Bytes>>,
     /// Requests of the POST not answered yet; at 0 the stream ends (never the GET stream).
     open: usize,
+    /// The POST's requests: their lines go to this stream until it ends (a 2025-03-26 batch's
+    /// answers are one line, written for its first request, once the last is answered).
+    requests: Vec<Id>,
 }
 
 impl Stream {
@@ -116,7 +119,7 @@ impl Session {
             ended_session: false,
             record: options.record.clone(),
         };
-        state.streams.insert(SESSION_STREAM, Stream { events: VecDeque::new(), first: 0, undelivered: 0, live: None, open: 0 });
+        state.streams.insert(SESSION_STREAM, Stream { events: VecDeque::new(), first: 0, undelivered: 0, live: None, open: 0, requests: Vec::new() });
         Session { id: OnceLock::new(), state: Mutex::new(state), last_used: AtomicU64::new(0) }
     }
 
@@ -187,7 +190,7 @@ impl State {
         let n = self.next_stream;
         self.next_stream += 1;
         let (tx, rx) = mpsc::channel(self.max_events + 2);
-        self.streams.insert(n, Stream { events: VecDeque::new(), first: 0, undelivered: 0, live: Some(tx), open: requests.len() });
+        self.streams.insert(n, Stream { events: VecDeque::new(), first: 0, undelivered: 0, live: Some(tx), open: requests.len(), requests: requests.iter().map(|r| r.id.clone()).collect() });
         if self.priming {
             self.push_event(n, None);
         }
@@ -203,10 +206,13 @@ impl State {
     /// The request `id` is answered (and its answer flushed): its stream ends with its last request.
     pub fn finish(&mut self, id: &Id) {
         self.cancelled.remove(id);
-        let Some(n) = self.stream_of.remove(id) else { return };
+        let Some(n) = self.stream_of.get(id).copied() else { return };
         let Some(stream) = self.streams.get_mut(&n) else { return };
         stream.open = stream.open.saturating_sub(1);
         if stream.open == 0 {
+            for request in std::mem::take(&mut stream.requests) {
+                self.stream_of.remove(&request);
+            }
             // Dropping the sender ends the response once its events are read.
             stream.live = None;
             self.ended.push_back(n);

@@ -301,3 +301,22 @@ fn a_stream_closed_by_its_handler_is_resumed_with_last_event_id() {
         assert!(rest[0].1.contains("after the reconnection"));
     })
 }
+
+#[test]
+fn a_2025_03_26_batch_is_answered_on_its_post_stream() {
+    runtime().block_on(async {
+        let info = ServerInfo::new("test", "0.1.0").versions(&["2025-03-26"]).capabilities(&json!({"tools": {}})).unwrap();
+        let mut svc = McpService::new(info, |_: Request, _: RequestContext| async { Some(Ok(json!({"tools": []}))) });
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+        let response = call(&mut svc, post(init, None)).await;
+        let id = response.headers()[SESSION_ID].to_str().unwrap().to_owned();
+        call(&mut svc, post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), Some(&id))).await;
+        let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]);
+        let response = call(&mut svc, post(batch, Some(&id))).await;
+        let got = events(&mut response.into_body(), 9).await;
+        // No priming event before 2025-11-25; the answers as one array.
+        assert_eq!(got.len(), 1, "{got:?}");
+        let answers: Value = serde_json::from_str(&got[0].1).unwrap();
+        assert_eq!(answers.as_array().map(Vec::len), Some(2), "{answers}");
+    })
+}
