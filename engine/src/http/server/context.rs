@@ -2,7 +2,10 @@
 //! requests to the client and its cancellation, each going to the request's own SSE stream.
 
 use std::fmt;
+use std::future::{poll_fn, Future};
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -37,6 +40,9 @@ pub enum ServerRequestError {
     Failed(RequestError),
     /// The session ended before the answer came.
     SessionEnded,
+    /// The client cancelled the request this one was made for; the engine sent
+    /// `notifications/cancelled` for this one.
+    Cancelled,
 }
 
 impl fmt::Display for ServerRequestError {
@@ -45,6 +51,7 @@ impl fmt::Display for ServerRequestError {
             ServerRequestError::Refused(e) => write!(f, "not sent: {e}"),
             ServerRequestError::Failed(e) => e.fmt(f),
             ServerRequestError::SessionEnded => f.write_str("the session ended"),
+            ServerRequestError::Cancelled => f.write_str("the client cancelled the request it was made for"),
         }
     }
 }
@@ -102,7 +109,9 @@ impl RequestContext {
     }
 
     /// Sends a request to the client (sampling, elicitation, roots) on this request's stream and
-    /// waits for its answer, at most [`Options::request_timeout`](super::Options::request_timeout).
+    /// waits for its answer, at most [`Options::request_timeout`](super::Options::request_timeout)
+    /// and no longer than the request it is made for: a client that cancels that one gets
+    /// `notifications/cancelled` for this one too ([`ServerRequestError::Cancelled`]).
     pub async fn request<R: RequestMethod>(&self, request: R) -> Result<R::Result, ServerRequestError> {
         let (handle, answer) = {
             let mut state = self.session.lock();
@@ -112,17 +121,25 @@ impl RequestContext {
             state.flush();
             (handle, rx)
         };
-        match tokio::time::timeout(self.timeout, answer).await {
-            Ok(Ok(answer)) => handle.read(answer).map_err(ServerRequestError::Failed),
-            Ok(Err(_)) => Err(ServerRequestError::SessionEnded),
-            Err(_) => {
-                let mut state = self.session.lock();
-                state.waiting.remove(&handle.id());
-                let _ = state.engine.cancel(&handle, Some("no answer in time"));
-                state.flush();
-                Err(ServerRequestError::Failed(RequestError::TimedOut))
-            }
-        }
+        // The answer, the deadline or the client's cancellation of the request, whichever first.
+        let mut answered = pin!(tokio::time::timeout(self.timeout, answer));
+        let mut cancelled = pin!(self.cancelled.wait());
+        let outcome = poll_fn(|cx| match answered.as_mut().poll(cx) {
+            Poll::Ready(outcome) => Poll::Ready(Some(outcome)),
+            Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
+        })
+        .await;
+        let (reason, error) = match outcome {
+            Some(Ok(Ok(answer))) => return handle.read(answer).map_err(ServerRequestError::Failed),
+            Some(Ok(Err(_))) => return Err(ServerRequestError::SessionEnded),
+            Some(Err(_)) => ("no answer in time", ServerRequestError::Failed(RequestError::TimedOut)),
+            None => ("the request it was made for was cancelled", ServerRequestError::Cancelled),
+        };
+        let mut state = self.session.lock();
+        state.waiting.remove(&handle.id());
+        let _ = state.engine.cancel(&handle, Some(reason));
+        state.flush();
+        Err(error)
     }
 
     /// Answers a 2026-07-28 request with an `InputRequiredResult` ([`Server::respond_input_required`]);

@@ -320,3 +320,20 @@ fn a_2025_03_26_batch_is_answered_on_its_post_stream() {
         assert_eq!(answers.as_array().map(Vec::len), Some(2), "{answers}");
     })
 }
+
+#[test]
+fn a_server_request_is_cancelled_with_the_request_it_was_made_for() {
+    runtime().block_on(async {
+        let mut svc = service(Options::default());
+        let id = initialize(&mut svc).await;
+        let mut body = call(&mut svc, post(call_tool(8, "ask"), Some(&id))).await.into_body();
+        let ask: Value = serde_json::from_str(&events(&mut body, 2).await[1].1).unwrap();
+        assert_eq!(ask["method"], "elicitation/create");
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 8}});
+        assert_eq!(call(&mut svc, post(cancel, Some(&id))).await.status(), StatusCode::ACCEPTED);
+        // The elicitation is cancelled on the stream; the cancelled call's answer is not written.
+        let after: Vec<Value> = events(&mut body, 9).await.iter().map(|e| serde_json::from_str(&e.1).unwrap()).collect();
+        assert_eq!(after.len(), 1, "{after:?}");
+        assert_eq!((&after[0]["method"], &after[0]["params"]["requestId"]), (&json!("notifications/cancelled"), &ask["id"]));
+    })
+}
