@@ -337,3 +337,18 @@ fn a_server_request_is_cancelled_with_the_request_it_was_made_for() {
         assert_eq!((&after[0]["method"], &after[0]["params"]["requestId"]), (&json!("notifications/cancelled"), &ask["id"]));
     })
 }
+
+/// What axum's `route_service` asks of a service (compiled, not run): `Clone + Send + Sync +
+/// 'static`, `Infallible` errors, a `Send` future, a body with a boxable error.
+#[test]
+fn the_service_fits_where_axum_mounts_services() {
+    fn mountable<S, B>(_: &S)
+    where
+        S: Service<hyper::Request<B>, Error = Infallible, Response = hyper::Response<ResponseBody>> + Clone + Send + Sync + 'static,
+        S::Future: Send + 'static,
+    {
+    }
+    let svc = service(Options::default());
+    mountable::<_, http_body_util::combinators::UnsyncBoxBody<Bytes, std::io::Error>>(&svc);
+    mountable::<_, hyper::body::Incoming>(&svc);
+}
