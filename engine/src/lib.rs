@@ -359,6 +359,9 @@ pub enum Dropped {
     AfterCancel(i64),
     /// Progress for no pending request that asked for it.
     UnknownProgressToken(Value),
+    /// Progress for a request this side cancelled or gave up on (its id): the server's work
+    /// had not stopped yet, which the spec allows.
+    ProgressAfterCancel(i64),
     /// An error answer without an id (or `"id": null`): the peer could not read something this side wrote.
     ErrorWithoutId(RpcError),
 }
