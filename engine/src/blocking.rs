@@ -101,6 +101,8 @@ pub struct Connection<E: Role> {
     recording: Option<Box<dyn Write + Send>>,
     // A deadline was handled and its events are not all returned yet.
     overdue: bool,
+    // The peer's process, when the connection started it (`spawn`): `close` kills it if need be.
+    child: Option<std::process::Child>,
 }
 
 impl<E: Role> Connection<E> {
@@ -116,7 +118,7 @@ impl<E: Role> Connection<E> {
         let writer_outbox = outbox.clone();
         // The thread ends when the connection is dropped (after writing what it was given) or on a write error.
         let writer = std::thread::spawn(move || write_lines(output, &to_write, &writer_outbox));
-        Connection { engine, output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, contexts: Contexts::new(), ended: false, recording: None, overdue: false }
+        Connection { engine, output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, contexts: Contexts::new(), ended: false, recording: None, overdue: false, child: None }
     }
 
     /// Over this process's stdin and stdout.
@@ -155,10 +157,26 @@ impl<E: Role> Connection<E> {
     /// timeout's events never wait for the writer; its `notifications/cancelled` is written
     /// meanwhile ([`flush`](Self::flush) waits for it).
     pub fn next_event(&mut self) -> io::Result<Option<Event>> {
+        self.next_event_before(None)
+    }
+
+    /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
+    /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable. Events already
+    /// due come first.
+    pub fn next_event_until(&mut self, deadline: Instant) -> io::Result<Option<Event>> {
+        self.next_event_before(Some(deadline))
+    }
+
+    /// [`next_event_until`](Self::next_event_until) `timeout` from now.
+    pub fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
+        self.next_event_before(Instant::now().checked_add(timeout))
+    }
+
+    fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
         loop {
             // A timeout's events do not wait for the writer: they are due.
             let until = if self.overdue { Some(Instant::now()) } else { self.engine.poll_timeout() };
-            let written = self.drain(until)?;
+            let written = self.drain(adapter::earlier(until, deadline))?;
             if !written && !self.overdue {
                 self.engine.handle_timeout(Instant::now());
                 self.overdue = true;
@@ -168,13 +186,16 @@ impl<E: Role> Connection<E> {
                 return Ok(Some(event));
             }
             self.overdue = false;
+            if deadline.is_some_and(|d| d <= Instant::now()) {
+                return Err(adapter::deadline_passed());
+            }
             if !written {
                 continue;
             }
             if self.ended && self.contexts.live() == 0 {
                 return Ok(None);
             }
-            let input = match self.engine.poll_timeout() {
+            let input = match adapter::earlier(self.engine.poll_timeout(), deadline) {
                 Some(deadline) => match self.inputs.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                     Ok(input) => input,
                     Err(RecvTimeoutError::Timeout) => {
@@ -416,6 +437,9 @@ fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Vec<u8>>
     // The last line, without a newline.
     Ok(Some(line))
 }
+
+// `call`, `spawn` and `close`.
+mod client;
 
 #[cfg(test)]
 mod tests;

@@ -468,6 +468,9 @@ pub mod tokio;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 pub use adapter::{Context, Role};
+// What the adapters' `call` and `close` return.
+mod call;
+pub use call::{CallError, Closed};
 
 // Tools from Rust types, for a server built on the engine.
 #[cfg(feature = "tools")]

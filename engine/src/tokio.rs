@@ -116,12 +116,28 @@ impl<E: Role> Connection<E> {
     /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
     /// to write is finished first by the next call.
     pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
+        self.next_event_before(None).await
+    }
+
+    /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
+    /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable (cancel-safe as
+    /// `next_event`). Events already due come first.
+    pub async fn next_event_until(&mut self, deadline: std::time::Instant) -> io::Result<Option<Event>> {
+        self.next_event_before(Some(deadline)).await
+    }
+
+    /// [`next_event_until`](Self::next_event_until) `timeout` from now.
+    pub async fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
+        self.next_event_before(std::time::Instant::now().checked_add(timeout)).await
+    }
+
+    async fn next_event_before(&mut self, deadline: Option<std::time::Instant>) -> io::Result<Option<Event>> {
         loop {
             // A peer that stops reading does not stop the clock: the write waits only until the
             // engine's next deadline (the flush is cancel-safe), then the deadline is handled.
             // A timeout's events do not wait for the writer (what can be written at once is).
             let until = if self.overdue { Some(std::time::Instant::now()) } else { self.engine.poll_timeout() };
-            let written = match until {
+            let written = match adapter::earlier(until, deadline) {
                 Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
                     Ok(flushed) => flushed.map(|()| true)?,
                     Err(_) => false,
@@ -137,13 +153,16 @@ impl<E: Role> Connection<E> {
                 return Ok(Some(event));
             }
             self.overdue = false;
+            if deadline.is_some_and(|d| d <= std::time::Instant::now()) {
+                return Err(adapter::deadline_passed());
+            }
             if !written {
                 continue;
             }
             if self.ended && self.contexts.live() == 0 {
                 return Ok(None);
             }
-            let input = match self.engine.poll_timeout() {
+            let input = match adapter::earlier(self.engine.poll_timeout(), deadline) {
                 Some(deadline) => match tokio::time::timeout_at(deadline.into(), self.inputs.recv()).await {
                     Ok(input) => input,
                     Err(_) => {
@@ -263,6 +282,9 @@ async fn read_line(input: &mut (impl AsyncBufRead + Unpin), max: usize) -> io::R
     }
     Ok(Some(line))
 }
+
+// `call` and `close`.
+mod client;
 
 #[cfg(test)]
 mod tests;
