@@ -58,7 +58,10 @@ struct Outgoing {
 
 impl Exchange {
     pub fn new(url: Uri, limits: Limits, lines: UnboundedSender<Input>) -> Arc<Self> {
-        let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+        let mut connector = HttpConnector::new();
+        // A request goes out in several writes; without this each waits for the server's delayed ACK.
+        connector.set_nodelay(true);
+        let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector);
         Arc::new(Exchange { http, url, limits, session: Mutex::new(Session::default()), lines })
     }
 
