@@ -104,7 +104,7 @@ impl Connection {
     }
 
     fn transmit_into(&mut self, tasks: &mut JoinSet<()>) {
-        while let Some(line) = self.engine.poll_transmit() {
+        while let Some(crate::Transmit { line, .. }) = self.engine.poll_transmit() {
             let initialized = line.windows(25).any(|w| w == b"notifications/initialized");
             tasks.spawn(self.exchange.clone().post(line));
             if initialized && self.listener.is_none() {
