@@ -40,6 +40,7 @@ mod sse;
 mod tests;
 
 pub use connect::{connect, Negotiated};
+pub use exchange::{header_value, ExtraHeaders};
 use exchange::{Exchange, Input};
 
 /// The error code of an answer the transport makes for a request HTTP did not answer
@@ -89,6 +90,13 @@ impl Connection {
     /// The engine, to send requests and notifications and to answer the server's requests.
     pub fn engine(&mut self) -> &mut Client {
         &mut self.engine
+    }
+
+    /// Headers of the application's own for each message POSTed from now on, from the message
+    /// (e.g. 2026-07-28's `Mcp-Param-{Name}` for a tool's `x-mcp-header` arguments, values made
+    /// with [`header_value`]); a pair that is no valid header is left out.
+    pub fn extra_headers(&mut self, headers: ExtraHeaders) {
+        *self.exchange.extra.lock().unwrap_or_else(|e| e.into_inner()) = Some(headers);
     }
 
     /// The `Mcp-Session-Id` the server gave (session era).

@@ -38,7 +38,12 @@ pub(super) struct Exchange {
     limits: Limits,
     pub session: Mutex<Session>,
     lines: UnboundedSender<Input>,
+    /// The application's own headers for a message (e.g. 2026-07-28's `Mcp-Param-*`).
+    pub extra: Mutex<Option<ExtraHeaders>>,
 }
+
+/// See [`Connection::extra_headers`](super::Connection::extra_headers).
+pub type ExtraHeaders = Arc<dyn Fn(&Value) -> Vec<(String, String)> + Send + Sync>;
 
 /// The session's state as the HTTP side sees it.
 #[derive(Default)]
@@ -62,7 +67,7 @@ impl Exchange {
         // A request goes out in several writes; without this each waits for the server's delayed ACK.
         connector.set_nodelay(true);
         let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector);
-        Arc::new(Exchange { http, url, limits, session: Mutex::new(Session::default()), lines })
+        Arc::new(Exchange { http, url, limits, session: Mutex::new(Session::default()), lines, extra: Mutex::new(None) })
     }
 
     fn session(&self) -> std::sync::MutexGuard<'_, Session> {
@@ -100,7 +105,10 @@ impl Exchange {
         let Ok(message) = serde_json::from_slice::<Value>(&line) else { return };
         let out = Outgoing { id: message.get("id").filter(|_| message.get("method").is_some()).cloned(), method: message.get("method").and_then(Value::as_str).map(str::to_owned), message };
         let mut b = self.builder(Method::POST, "application/json, text/event-stream").header(CONTENT_TYPE, "application/json");
-        for (name, value) in per_request_headers(&out.message) {
+        let extra = self.extra.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let extra = extra.map(|f| f(&out.message)).unwrap_or_default();
+        let standard = per_request_headers(&out.message).into_iter().map(|(n, v)| (n.to_owned(), v));
+        for (name, value) in standard.chain(extra) {
             if let (Ok(name), Ok(value)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(&value)) {
                 b = b.header(name, value);
             }
@@ -257,11 +265,32 @@ pub(super) fn per_request_headers(message: &Value) -> Vec<(&'static str, String)
         "resources/read" => message.pointer("/params/uri"),
         _ => None,
     };
-    // A value a header cannot carry as it is is left out (SEP-2243's encoded form is not written here).
-    if let Some(name) = name.and_then(Value::as_str).filter(|n| n.bytes().all(|b| (0x20..0x7f).contains(&b)) && n.trim() == *n) {
-        headers.push(("mcp-name", name.to_owned()));
+    if let Some(name) = name.and_then(Value::as_str) {
+        headers.push(("mcp-name", header_value(name)));
     }
     headers
+}
+
+/// A value as a 2026-07-28 header carries it (SEP-2243): as it is when it is visible ASCII or
+/// space with no whitespace at either end (and does not look encoded), else `=?base64?…?=` of its
+/// UTF-8 bytes.
+pub fn header_value(value: &str) -> String {
+    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b)) && value.trim() == value && !(value.starts_with("=?base64?") && value.ends_with("?="));
+    if plain {
+        return value.to_owned();
+    }
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes = value.as_bytes();
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4 + 12);
+    out.push_str("=?base64?");
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
+        }
+    }
+    out.push_str("?=");
+    out
 }
 
 /// A whole body, at most `max` bytes.

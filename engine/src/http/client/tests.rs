@@ -199,11 +199,25 @@ fn connect_stays_per_request_when_discover_lists_the_version() {
         use mcp_spec_types::v2026_07_28 as next;
         let call = next::CallToolRequest::new(next::CallToolRequestParams::new(next::RequestMetaObject::default(), "echo"), next::RequestId::Integer(0));
         conn.call(call, Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
+        conn.extra_headers(Arc::new(|m| vec![("mcp-param-region".into(), super::header_value(m["params"]["name"].as_str().unwrap_or("")))]));
+        let call = next::CallToolRequest::new(next::CallToolRequestParams::new(next::RequestMetaObject::default(), "écho"), next::RequestId::Integer(0));
+        conn.call(call, Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
         let seen = seen.lock().unwrap().clone();
         assert_eq!((seen[0].header("mcp-method"), seen[0].header("mcp-protocol-version")), (Some("server/discover"), Some("2026-07-28")));
         assert_eq!((seen[1].header("mcp-method"), seen[1].header("mcp-name")), (Some("tools/call"), Some("echo")));
+        // A name outside plain ASCII goes as SEP-2243's base64 form; the application's headers are added.
+        assert_eq!((seen[2].header("mcp-name"), seen[2].header("mcp-param-region")), (Some("=?base64?w6ljaG8=?="), Some("=?base64?w6ljaG8=?=")));
         assert!(seen.iter().all(|s| s.rpc.as_deref() != Some("initialize")));
     });
+}
+
+#[test]
+fn header_values_outside_plain_ascii_are_base64() {
+    let cases = [("us-west1", "us-west1"), ("us west 1", "us west 1"), ("", ""), (" padded ", "=?base64?IHBhZGRlZCA=?="), ("Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="), ("line1\nline2", "=?base64?bGluZTEKbGluZTI=?="), ("=?base64?x?=", "=?base64?PT9iYXNlNjQ/eD89?=")];
+    for (value, header) in cases {
+        assert_eq!(super::header_value(value), header, "{value:?}");
+    }
+    println!("{} passed, 0 failed", cases.len());
 }
 
 #[test]
