@@ -73,7 +73,19 @@ pub struct Connection {
     tasks: JoinSet<()>,
     // The GET stream's task: it never ends by itself.
     listener: Option<tokio::task::AbortHandle>,
+    observer: Option<Observer>,
 }
+
+/// Which way a line went, for [`Connection::observe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// A line the engine wrote, as it is POSTed.
+    Written,
+    /// A line handed to the engine: the server's, or an error answer the transport made.
+    Read,
+}
+
+type Observer = Box<dyn FnMut(Direction, &[u8]) + Send>;
 
 impl Connection {
     /// A connection to the MCP endpoint `url` (`http://`; the application sends `initialize`,
@@ -84,7 +96,7 @@ impl Connection {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "only http:// URLs (no TLS in this adapter)"));
         }
         let (sender, inputs) = mpsc::unbounded_channel();
-        Ok(Connection { engine, exchange: Exchange::new(url, limits, sender), inputs, tasks: JoinSet::new(), listener: None })
+        Ok(Connection { engine, exchange: Exchange::new(url, limits, sender), inputs, tasks: JoinSet::new(), listener: None, observer: None })
     }
 
     /// The engine, to send requests and notifications and to answer the server's requests.
@@ -97,6 +109,11 @@ impl Connection {
     /// with [`header_value`]); a pair that is no valid header is left out.
     pub fn extra_headers(&mut self, headers: ExtraHeaders) {
         *self.exchange.extra.lock().unwrap_or_else(|e| e.into_inner()) = Some(headers);
+    }
+
+    /// Sees every line written and read, in the loop's order (to record or validate them).
+    pub fn observe(&mut self, observer: impl FnMut(Direction, &[u8]) + Send + 'static) {
+        self.observer = Some(Box::new(observer));
     }
 
     /// The `Mcp-Session-Id` the server gave (session era).
@@ -113,6 +130,9 @@ impl Connection {
 
     fn transmit_into(&mut self, tasks: &mut JoinSet<()>) {
         while let Some(crate::Transmit { line, .. }) = self.engine.poll_transmit() {
+            if let Some(observe) = self.observer.as_mut() {
+                observe(Direction::Written, &line);
+            }
             let initialized = line.windows(25).any(|w| w == b"notifications/initialized");
             tasks.spawn(self.exchange.clone().post(line));
             if initialized && self.listener.is_none() {
@@ -162,6 +182,9 @@ impl Connection {
             };
             // The exchange holds a sender, so the channel stays open while the connection does.
             let Some(Input::Line(line)) = input else { return Ok(None) };
+            if let Some(observe) = self.observer.as_mut() {
+                observe(Direction::Read, &line);
+            }
             // The loop drained both queues before waiting, so the engine has room.
             self.engine.handle_line(&line).map_err(io::Error::other)?;
         }

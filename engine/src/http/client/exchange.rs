@@ -161,7 +161,10 @@ impl Exchange {
             attempts += 1;
             tokio::time::sleep(reader.retry_ms.map_or(DEFAULT_RETRY, Duration::from_millis)).await;
             answered = match self.get(Some(&last)).await {
-                Ok(body) => self.stream(out, body, &mut reader).await,
+                Ok(body) => {
+                    reader.new_stream();
+                    self.stream(out, body, &mut reader).await
+                }
                 Err(e) => Err(e),
             };
         }
@@ -235,6 +238,7 @@ impl Exchange {
         let nothing_due = Outgoing { id: None, method: None, message: Value::Null };
         for _ in 0..=self.limits.max_resumptions {
             let Ok(body) = self.get(reader.last_id.as_deref()).await else { return };
+            reader.new_stream();
             if self.stream(&nothing_due, body, &mut reader).await.is_ok() && reader.last_id.is_none() {
                 return;
             }

@@ -31,6 +31,15 @@ impl SseReader {
         SseReader { max_event, line: Vec::new(), data: Vec::new(), has_data: false, id: None, retry_ms: None, last_id: None }
     }
 
+    /// Starts on a new stream (a resumption): what was half read of the last one is dropped;
+    /// the last event id and `retry` stay.
+    pub fn new_stream(&mut self) {
+        self.line.clear();
+        self.data.clear();
+        self.has_data = false;
+        self.id = None;
+    }
+
     /// Feeds a chunk; the events it completes.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, TooLong> {
         let mut events = Vec::new();
