@@ -132,6 +132,28 @@ fn a_session_keeps_its_id_and_version_reads_sse_and_ends_with_delete() {
 }
 
 #[test]
+fn the_get_stream_opens_once_initialized_and_brings_the_servers_messages() {
+    run(async {
+        let script: Script = Arc::new(|seen, message| match seen.http.as_str() {
+            "GET" => sse(format!("data: {}\n\n", json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}))),
+            _ => session_server(seen, message),
+        });
+        let (url, seen) = serve(script).await;
+        let mut conn = Connection::new(&url, Client::new(Config::default()), Limits::default()).unwrap();
+        conn.call(initialize(), Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
+        assert!(!seen.lock().unwrap().iter().any(|s| s.http == "GET"), "no GET before the session is initialized");
+        conn.engine().notify(&mcp::InitializedNotification::default()).unwrap();
+        let event = conn.next_event_timeout(Duration::from_secs(30)).await.unwrap();
+        assert!(matches!(&event, Some(Event::Notification { method, .. }) if method == "notifications/tools/list_changed"), "{event:?}");
+        let get = seen.lock().unwrap().iter().find(|s| s.http == "GET").cloned().unwrap();
+        assert_eq!((get.header("accept"), get.header("mcp-session-id")), (Some("text/event-stream"), Some("s-1")));
+        // Nothing more comes: the deadline ends the wait, the connection stays usable.
+        let quiet = conn.next_event_timeout(Duration::from_millis(50)).await.unwrap_err();
+        assert_eq!(quiet.kind(), std::io::ErrorKind::TimedOut);
+    });
+}
+
+#[test]
 fn a_stream_that_drops_before_its_answer_is_resumed_with_last_event_id() {
     run(async {
         let answered: Arc<Mutex<Option<Value>>> = Arc::default();
