@@ -247,11 +247,15 @@ fn connect_falls_back_to_initialize_when_the_server_refuses_the_per_request_form
     let mut cases = 0;
     // A server of sessions: a 400 for a request without one, or method not found, or a
     // discover result without the version.
-    for refusal in ["400", "-32601", "listed"] {
+    for refusal in ["400", "-32601", "-32022", "listed"] {
         run(async {
             let script: Script = Arc::new(move |seen, message| match seen.rpc.as_deref() {
                 Some("server/discover") if refusal == "400" => status(400, "Bad Request: no session"),
                 Some("server/discover") if refusal == "-32601" => json_answer(message, Value::Null).map(|_| Full::new(Bytes::from(json!({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}}).to_string()))),
+                Some("server/discover") if refusal == "-32022" => {
+                    let error = json!({"code": -32022, "message": "Unsupported protocol version", "data": {"requested": "2026-07-28", "supported": ["2025-11-25"]}});
+                    status(200, &json!({"jsonrpc": "2.0", "id": message["id"], "error": error}).to_string())
+                }
                 Some("server/discover") => json_answer(message, json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": ["2025-11-25"], "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})),
                 _ => session_server(seen, message),
             });
@@ -265,4 +269,16 @@ fn connect_falls_back_to_initialize_when_the_server_refuses_the_per_request_form
         cases += 1;
     }
     println!("{cases} passed, 0 failed");
+}
+
+#[test]
+fn connect_returns_a_transport_failure_instead_of_falling_back() {
+    run(async {
+        // Nothing listens there: no HTTP answer at all is no sign of a server of sessions.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let outcome = connect(&url, Config::default(), Limits::default(), Some(per_request()), Some(initialize()), Duration::from_secs(30)).await;
+        let Err(CallError::Request(RequestError::Rpc(e))) = outcome else { panic!("{:?}", outcome.map(|(_, n)| n)) };
+        assert_eq!((e.code, e.data.unwrap()["status"].clone()), (HTTP_ERROR, Value::Null));
+    });
 }
