@@ -2,7 +2,8 @@
 //! `@modelcontextprotocol/server-everything` in its `streamableHttp` mode (sessions only, up to
 //! 2025-11-25: the client's `server/discover` gets a 400 and it falls back to `initialize`), and
 //! a tiny server on the official Python SDK (`tests/http_client/python_server.py`, mcp 2.x),
-//! which speaks 2026-07-28 per request and, with `--session`, 2025-11-25 in a session.
+//! which speaks 2026-07-28 per request and, with `--session`, 2025-11-25 in a session; and the
+//! engine's own server (the `http_server` example), in both eras too.
 //!
 //! Node and server-everything are the ones pinned in cli/tests/proxy_http/package.json; the
 //! Python SDK is the venv `sdk_clients.rs` installs from examples/sdk-clients/requirements.txt.
@@ -116,4 +117,27 @@ fn drives_a_python_sdk_server_in_both_eras() {
         }
     }
     println!("{passed} passed, 0 failed");
+}
+
+/// The engine's own Streamable HTTP server (`http_server`, the two tools of `two_tools.rs`), in
+/// both eras. Runs once that example is in this package.
+#[test]
+fn drives_the_engines_own_http_server_in_both_eras() {
+    let Some(server) = option_env!("CARGO_BIN_EXE_http_server") else {
+        println!("SKIPPED: this package has no http_server example yet");
+        return;
+    };
+    let port = free_port();
+    let _server = start(Command::new(server).args(["--listen", &format!("127.0.0.1:{port}")]), port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    for (flag, era) in [(None, "protocol 2026-07-28 per request"), (Some("--session"), "protocol 2025-11-25 in a session")] {
+        let o = client(&flag.into_iter().chain([url.as_str()]).collect::<Vec<_>>());
+        let out = lines(&o);
+        assert!(out[0].ends_with(era), "{}", text(&o));
+        assert_eq!(out.iter().filter(|l| l.starts_with("progress: ")).count(), 2, "{}", text(&o));
+        for line in ["tool: convert", "tool: count", "closed: Ended(None)"] {
+            assert!(out.iter().any(|l| l == line), "no line {line:?}:\n{}", text(&o));
+        }
+        assert!(out.iter().any(|l| l.starts_with("count: text [")), "{}", text(&o));
+    }
 }
