@@ -363,7 +363,11 @@ impl Endpoint {
                 let token = params.as_ref().and_then(|p| p.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
                 match token.and_then(Value::as_i64).and_then(|t| self.pending.get(&t)).filter(|p| p.progress) {
                     Some(p) => self.events.push_back(Event::Progress { request: p.handle, params: params.unwrap_or(Value::Null) }),
-                    None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
+                    // The token is the request's own id: a cancelled one is named as such.
+                    None => match token.and_then(Value::as_i64).filter(|t| self.cancelled.contains(t)) {
+                        Some(own) => self.events.push_back(Event::Dropped(Dropped::ProgressAfterCancel(own))),
+                        None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
+                    },
                 }
             }
             "notifications/cancelled" => {

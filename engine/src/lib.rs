@@ -384,6 +384,9 @@ pub enum Dropped {
     AfterCancel(i64),
     /// Progress for no pending request that asked for it.
     UnknownProgressToken(Value),
+    /// Progress for a request this side cancelled or gave up on (its id): the server's work
+    /// had not stopped yet, which the spec allows.
+    ProgressAfterCancel(i64),
     /// An error answer without an id (or `"id": null`): the peer could not read something this side wrote.
     ErrorWithoutId(RpcError),
 }
@@ -492,6 +495,9 @@ pub mod tokio;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 pub use adapter::{Context, Role};
+// What the adapters' `call` and `close` return.
+mod call;
+pub use call::{CallError, Closed};
 
 // Tools from Rust types, for a server built on the engine.
 #[cfg(feature = "tools")]
