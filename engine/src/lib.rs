@@ -8,6 +8,11 @@
 //! needs the clock ([`Client::poll_timeout`], then [`Client::handle_timeout`]). A blocking stdio
 //! loop, an async task or a test with byte strings drive the same engine.
 //!
+//! [`Client`] and [`Server`] are one [`Engine`] over two [`Side`]s: the methods both have
+//! (reading a line, timeouts, [`Transmit`]s, events, answers, notifications, cancellation) are
+//! [`Engine`]'s, each role's own are on its alias. Every table of requests in flight, here and in
+//! the [`observe::Observer`], is a [`table::Table`], bounded by count and by bytes.
+//!
 //! It works at the JSON-RPC level, for every protocol version: a request is any version's typed
 //! request (`R: RequestMethod`), sent with the engine's own integer id; its answer comes back as
 //! an [`Answer`] that its [`Handle`] reads as `R::Result`. What the peer sends (requests,
