@@ -91,6 +91,8 @@ pub struct Connection<E: Role> {
     inputs: Receiver<Input<E>>,
     sender: Sender<Input<E>>,
     gate: Arc<Gate>,
+    // The peer's process, when the connection started it (`spawn`): `close` kills it if need be.
+    child: Option<std::process::Child>,
 }
 
 impl<E: Role> Connection<E> {
@@ -106,7 +108,7 @@ impl<E: Role> Connection<E> {
         let writer_outbox = outbox.clone();
         // The thread ends when the connection is dropped (after writing what it was given) or on a write error.
         let writer = std::thread::spawn(move || write_lines(output, &to_write, &writer_outbox));
-        Connection { driver: Driver::new(engine, Lines), output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate }
+        Connection { driver: Driver::new(engine, Lines), output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, child: None }
     }
 
     /// Over this process's stdin and stdout.
@@ -145,12 +147,29 @@ impl<E: Role> Connection<E> {
     /// timeout's events never wait for the writer; its `notifications/cancelled` is written
     /// meanwhile ([`flush`](Self::flush) waits for it).
     pub fn next_event(&mut self) -> io::Result<Option<Event>> {
+        self.next_event_before(None)
+    }
+
+    /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
+    /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable. Events already
+    /// due come first.
+    pub fn next_event_until(&mut self, deadline: Instant) -> io::Result<Option<Event>> {
+        self.next_event_before(Some(deadline))
+    }
+
+    /// [`next_event_until`](Self::next_event_until) `timeout` from now.
+    pub fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
+        self.next_event_before(Instant::now().checked_add(timeout))
+    }
+
+    fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
         loop {
-            let written = self.drain(self.driver.write_until())?;
-            let deadline = match self.driver.after_write(written) {
+            let written = self.drain(self.driver.write_until(deadline))?;
+            let deadline = match self.driver.after_write(written, deadline) {
                 Next::Event(event) => return Ok(Some(event)),
                 Next::Done => return Ok(None),
                 Next::Again => continue,
+                Next::Late => return Err(crate::adapter::deadline_passed()),
                 Next::Read(deadline) => deadline,
             };
             let input = match deadline {
@@ -378,6 +397,9 @@ fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Vec<u8>>
     // The last line, without a newline.
     Ok(Some(line))
 }
+
+// `call`, `spawn` and `close`.
+mod client;
 
 #[cfg(test)]
 mod tests;

@@ -50,6 +50,8 @@ pub(crate) enum Next {
     Done,
     /// Write again (the deadline passed while writing).
     Again,
+    /// The caller's own deadline (`next_event_until`) passed with no event.
+    Late,
     /// Wait for an input until this deadline (none: until one comes).
     Read(Option<Instant>),
 }
@@ -78,19 +80,20 @@ impl<E: Role, F: Framer> Driver<E, F> {
         self.contexts.make(request, sink)
     }
 
-    /// Until when to write: the engine's next deadline, so a peer that stops reading does not
-    /// stop timeouts; at once when a timeout's events are due (they do not wait for the writer).
-    pub fn write_until(&self) -> Option<Instant> {
+    /// Until when to write: the engine's next deadline or the caller's `deadline`, whichever
+    /// is first, so a peer that stops reading does not stop timeouts; at once when a timeout's
+    /// events are due (they do not wait for the writer).
+    pub fn write_until(&self, deadline: Option<Instant>) -> Option<Instant> {
         if self.overdue {
             Some(Instant::now())
         } else {
-            self.engine.poll_timeout()
+            adapter::earlier(self.engine.poll_timeout(), deadline)
         }
     }
 
     /// After writing until [`write_until`](Self::write_until): `written` is whether everything
-    /// queued went out.
-    pub fn after_write(&mut self, written: bool) -> Next {
+    /// queued went out; `deadline` is the caller's (events already due come first).
+    pub fn after_write(&mut self, written: bool, deadline: Option<Instant>) -> Next {
         if !written && !self.overdue {
             self.timed_out();
         }
@@ -99,13 +102,16 @@ impl<E: Role, F: Framer> Driver<E, F> {
             return Next::Event(event);
         }
         self.overdue = false;
+        if deadline.is_some_and(|d| d <= Instant::now()) {
+            return Next::Late;
+        }
         if !written {
             return Next::Again;
         }
         if self.ended && self.contexts.live() == 0 {
             return Next::Done;
         }
-        Next::Read(self.engine.poll_timeout())
+        Next::Read(adapter::earlier(self.engine.poll_timeout(), deadline))
     }
 
     /// The deadline of [`Next::Read`] passed with no input.

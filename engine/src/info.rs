@@ -230,8 +230,11 @@ mod json_text {
         }
     }
 
+    /// A member's key and the span of its value.
+    pub(super) type Member = (String, Range<usize>);
+
     /// The object at `at` (after whitespace): its `{` and its members (keys as strings).
-    pub(super) fn members(text: &[u8], at: usize) -> Option<(usize, Vec<(String, Range<usize>)>)> {
+    pub(super) fn members(text: &[u8], at: usize) -> Option<(usize, Vec<Member>)> {
         let open = ws(text, at);
         if text.get(open) != Some(&b'{') {
             return None;

@@ -109,19 +109,36 @@ impl<E: Role> Connection<E> {
     /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
     /// to write is finished first by the next call.
     pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
+        self.next_event_before(None).await
+    }
+
+    /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
+    /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable (cancel-safe as
+    /// `next_event`). Events already due come first.
+    pub async fn next_event_until(&mut self, deadline: std::time::Instant) -> io::Result<Option<Event>> {
+        self.next_event_before(Some(deadline)).await
+    }
+
+    /// [`next_event_until`](Self::next_event_until) `timeout` from now.
+    pub async fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
+        self.next_event_before(std::time::Instant::now().checked_add(timeout)).await
+    }
+
+    async fn next_event_before(&mut self, deadline: Option<std::time::Instant>) -> io::Result<Option<Event>> {
         loop {
             // The flush is cancel-safe; the driver's steps between the awaits are synchronous.
-            let written = match self.driver.write_until() {
+            let written = match self.driver.write_until(deadline) {
                 Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
                     Ok(flushed) => flushed.map(|()| true)?,
                     Err(_) => false,
                 },
                 None => self.flush().await.map(|()| true)?,
             };
-            let deadline = match self.driver.after_write(written) {
+            let deadline = match self.driver.after_write(written, deadline) {
                 Next::Event(event) => return Ok(Some(event)),
                 Next::Done => return Ok(None),
                 Next::Again => continue,
+                Next::Late => return Err(crate::adapter::deadline_passed()),
                 Next::Read(deadline) => deadline,
             };
             let input = match deadline {
@@ -224,6 +241,9 @@ async fn read_line(input: &mut (impl AsyncBufRead + Unpin), max: usize) -> io::R
     }
     Ok(Some(line))
 }
+
+// `call` and `close`.
+mod client;
 
 #[cfg(test)]
 mod tests;
