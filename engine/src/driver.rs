@@ -2,8 +2,9 @@
 //! arrived, wake it at its deadlines, drain what it has to write through the transport's
 //! [`Framer`], and hand the application its events. An adapter keeps only its I/O: how it waits
 //! for input until a deadline, and how it writes until one ([`blocking`](crate::blocking) with
-//! threads and channels, [`tokio`](crate::tokio) with tasks, cancel-safe). Each step here is
-//! synchronous, so an async adapter dropped at one of its awaits leaves the driver whole.
+//! threads and channels, [`tokio`](crate::tokio) with tasks, cancel-safe, and `http::client`
+//! with a task per POST). Each step here is synchronous, so an async adapter dropped at one of
+//! its awaits leaves the driver whole.
 //!
 //! One round, as an adapter runs it:
 //! 1. write what the engine queued, until [`Driver::write_until`];
@@ -31,6 +32,27 @@ impl Framer for Lines {
         message.push(b'\n');
     }
 }
+
+/// A message is a whole HTTP body (a POST's): nothing to add.
+#[cfg(feature = "http")]
+pub(crate) struct Bodies;
+
+#[cfg(feature = "http")]
+impl Framer for Bodies {
+    fn frame(&self, _: &mut Vec<u8>) {}
+}
+
+/// Which way a message went, for a connection's observer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// A message the engine wrote, as it goes out (before its framing).
+    Written,
+    /// A message handed to the engine.
+    Read,
+}
+
+/// Sees each message in the loop's order; its error ends the call that was running.
+pub(crate) type Observer = Box<dyn FnMut(Direction, &[u8]) -> io::Result<()> + Send>;
 
 /// What the adapter's reader and the contexts send the loop.
 pub(crate) enum Input<E> {
@@ -62,18 +84,29 @@ pub(crate) struct Driver<E: Role, F: Framer = Lines> {
     framer: F,
     contexts: Contexts,
     ended: bool,
-    recording: Option<Box<dyn Write + Send>>,
+    observer: Option<Observer>,
     // A deadline was handled and its events are not all returned yet.
     overdue: bool,
 }
 
 impl<E: Role, F: Framer> Driver<E, F> {
     pub fn new(engine: E, framer: F) -> Self {
-        Driver { engine, framer, contexts: Contexts::new(), ended: false, recording: None, overdue: false }
+        Driver { engine, framer, contexts: Contexts::new(), ended: false, observer: None, overdue: false }
     }
 
-    pub fn record(&mut self, to: Box<dyn Write + Send>) {
-        self.recording = Some(to);
+    /// Records each message to `to` in the checker's format ([`adapter::record`]).
+    pub fn record(&mut self, mut to: Box<dyn Write + Send>) {
+        self.observe(Box::new(move |direction, message| {
+            let dir = match direction {
+                Direction::Read => E::DIRECTIONS.0,
+                Direction::Written => E::DIRECTIONS.1,
+            };
+            adapter::record(&mut to, dir, message)
+        }));
+    }
+
+    pub fn observe(&mut self, observer: Observer) {
+        self.observer = Some(observer);
     }
 
     pub fn context(&mut self, request: &Request, sink: Sink<E>) -> Context<E> {
@@ -125,8 +158,8 @@ impl<E: Role, F: Framer> Driver<E, F> {
     pub fn take(&mut self, input: Input<E>) -> io::Result<()> {
         match input {
             Input::Message(message) => {
-                if let Some(r) = self.recording.as_mut() {
-                    adapter::record(r, E::DIRECTIONS.0, &message)?;
+                if let Some(observe) = self.observer.as_mut() {
+                    observe(Direction::Read, &message)?;
                 }
                 self.engine.handle_line(&message).map_err(io::Error::other)
             }
@@ -145,8 +178,8 @@ impl<E: Role, F: Framer> Driver<E, F> {
     /// `request` says which peer request it belongs to).
     pub fn next_out(&mut self) -> io::Result<Option<Transmit>> {
         let Some(mut out) = self.engine.poll_transmit() else { return Ok(None) };
-        if let Some(r) = self.recording.as_mut() {
-            adapter::record(r, E::DIRECTIONS.1, &out.line)?;
+        if let Some(observe) = self.observer.as_mut() {
+            observe(Direction::Written, &out.line)?;
         }
         self.framer.frame(&mut out.line);
         Ok(Some(out))
