@@ -6,11 +6,13 @@
 //! with a task per POST). Each step here is synchronous, so an async adapter dropped at one of
 //! its awaits leaves the driver whole.
 //!
-//! One round, as an adapter runs it:
-//! 1. write what the engine queued, until [`Driver::write_until`];
+//! One round of [`next_event`], the loop itself (once, async: the blocking adapter's I/O never
+//! waits on a waker, so it runs the same loop through [`adapter::ready`]):
+//! 1. write what the engine queued, until [`Driver::write_until`] ([`Transport::write`]);
 //! 2. [`Driver::after_write`] says what next: an event to return, the end, a round again, or
 //!    [`Next::Read`] until a deadline;
-//! 3. an input ([`Driver::take`]), or the deadline passed ([`Driver::timed_out`]).
+//! 3. an input ([`Transport::read`], then [`Driver::take`]), or the deadline passed
+//!    ([`Driver::timed_out`]).
 
 use std::io::{self, Write};
 use std::time::Instant;
@@ -64,8 +66,59 @@ pub(crate) enum Input<E> {
     Work(Work<E>),
 }
 
+/// What an adapter's [`Transport::read`] received.
+pub(crate) enum Received<E> {
+    Input(Input<E>),
+    /// The deadline passed first.
+    TimedOut,
+    /// No input can come any more (the channel closed).
+    Closed,
+}
+
+/// An adapter's I/O, all the loop needs of it. Each await must be cancel-safe for the tokio
+/// adapters' promise: one dropped in the middle leaves nothing half done.
+pub(crate) trait Transport {
+    type Engine: Role;
+    type Framer: Framer;
+    fn driver(&mut self) -> &mut Driver<Self::Engine, Self::Framer>;
+    /// Writes what the driver has to write until `until`: whether all of it went out.
+    async fn write(&mut self, until: Option<Instant>) -> io::Result<bool>;
+    /// Waits for the next input until `until`.
+    async fn read(&mut self, until: Option<Instant>) -> Received<Self::Engine>;
+}
+
+/// Runs `transport` until the engine has an event: `Ok(None)` once the input ended and every
+/// context answered; an error of kind `TimedOut` when the caller's `deadline` passed first.
+pub(crate) async fn next_event<T: Transport>(transport: &mut T, deadline: Option<Instant>) -> io::Result<Option<Event>> {
+    loop {
+        let until = transport.driver().write_until(deadline);
+        let written = transport.write(until).await?;
+        let until = match transport.driver().after_write(written, deadline) {
+            Next::Event(event) => return Ok(Some(event)),
+            Next::Done => return Ok(None),
+            Next::Again => continue,
+            Next::Late => return Err(adapter::deadline_passed()),
+            Next::Read(until) => until,
+        };
+        match transport.read(until).await {
+            Received::Input(input) => transport.driver().take(input)?,
+            Received::TimedOut => transport.driver().timed_out(),
+            Received::Closed => return Ok(None),
+        }
+    }
+}
+
+/// The tokio adapters' wait for an input until `until`, on their channel.
+#[cfg(feature = "tokio")]
+pub(crate) async fn receive<T>(inputs: &mut tokio::sync::mpsc::UnboundedReceiver<T>, until: Option<Instant>) -> Result<Option<T>, tokio::time::error::Elapsed> {
+    match until {
+        Some(until) => tokio::time::timeout_at(until.into(), inputs.recv()).await,
+        None => Ok(inputs.recv().await),
+    }
+}
+
 /// What the loop does after a write.
-pub(crate) enum Next {
+enum Next {
     /// Return this event.
     Event(Event),
     /// The input ended and every context answered: the session is over.
@@ -116,7 +169,7 @@ impl<E: Role, F: Framer> Driver<E, F> {
     /// Until when to write: the engine's next deadline or the caller's `deadline`, whichever
     /// is first, so a peer that stops reading does not stop timeouts; at once when a timeout's
     /// events are due (they do not wait for the writer).
-    pub fn write_until(&self, deadline: Option<Instant>) -> Option<Instant> {
+    fn write_until(&self, deadline: Option<Instant>) -> Option<Instant> {
         if self.overdue {
             Some(Instant::now())
         } else {
@@ -126,7 +179,7 @@ impl<E: Role, F: Framer> Driver<E, F> {
 
     /// After writing until [`write_until`](Self::write_until): `written` is whether everything
     /// queued went out; `deadline` is the caller's (events already due come first).
-    pub fn after_write(&mut self, written: bool, deadline: Option<Instant>) -> Next {
+    fn after_write(&mut self, written: bool, deadline: Option<Instant>) -> Next {
         if !written && !self.overdue {
             self.timed_out();
         }
@@ -148,14 +201,14 @@ impl<E: Role, F: Framer> Driver<E, F> {
     }
 
     /// The deadline of [`Next::Read`] passed with no input.
-    pub fn timed_out(&mut self) {
+    fn timed_out(&mut self) {
         self.engine.handle_timeout(Instant::now());
         self.overdue = true;
     }
 
     /// An input: a message to the engine (the queues were drained before the read, so it has
     /// room), the end of input (its error returned once), or a context's work.
-    pub fn take(&mut self, input: Input<E>) -> io::Result<()> {
+    fn take(&mut self, input: Input<E>) -> io::Result<()> {
         match input {
             Input::Message(message) => {
                 if let Some(observe) = self.observer.as_mut() {

@@ -33,7 +33,7 @@ use tokio::sync::mpsc::{self, UnboundedReceiver};
 use tokio::task::JoinSet;
 
 use crate::adapter::{self, ClientLoop};
-use crate::driver::{Bodies, Driver, Input, Next};
+use crate::driver::{self, Bodies, Driver, Input, Received, Transport};
 /// Which way a line went, for [`Connection::observe`]: [`Read`](Direction::Read) is a line the
 /// server sent or an error answer the transport made.
 pub use crate::driver::Direction;
@@ -156,34 +156,8 @@ impl Connection {
         self.next_event_before(Instant::now().checked_add(timeout)).await
     }
 
-    /// The driver's round with this adapter's I/O: POST what is queued, wait on the input
-    /// channel until the driver's deadline.
     async fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
-        loop {
-            self.transmit()?;
-            // Finished tasks are reaped so the set stays as large as the exchanges under way.
-            while self.tasks.try_join_next().is_some() {}
-            let deadline = match self.driver.after_write(true, deadline) {
-                Next::Event(event) => return Ok(Some(event)),
-                Next::Done => return Ok(None),
-                Next::Again => continue,
-                Next::Late => return Err(crate::adapter::deadline_passed()),
-                Next::Read(deadline) => deadline,
-            };
-            let input = match deadline {
-                Some(deadline) => match tokio::time::timeout_at(deadline.into(), self.inputs.recv()).await {
-                    Ok(input) => input,
-                    Err(_) => {
-                        self.driver.timed_out();
-                        continue;
-                    }
-                },
-                None => self.inputs.recv().await,
-            };
-            // The exchange holds a sender, so the channel stays open while the connection does.
-            let Some(input) = input else { return Ok(None) };
-            self.driver.take(input)?;
-        }
+        driver::next_event(self, deadline).await
     }
 
     /// Sends `request`, runs the connection until its answer; every other event goes to
@@ -220,6 +194,34 @@ impl Connection {
             Ok(Ok(_)) => Ok(Closed::Ended(None)),
             Ok(Err(why)) => Err(io::Error::other(why)),
             Err(_) => Ok(Closed::StillOpen),
+        }
+    }
+}
+
+// The driver's loop; this adapter's I/O is a POST task per message and the channel the tasks
+// answer on.
+impl Transport for Connection {
+    type Engine = Client;
+    type Framer = Bodies;
+
+    fn driver(&mut self) -> &mut Driver<Client, Bodies> {
+        &mut self.driver
+    }
+
+    /// Writing never waits (each message is POSTed in a task), so all of it is always out.
+    async fn write(&mut self, _: Option<Instant>) -> io::Result<bool> {
+        self.transmit()?;
+        // Finished tasks are reaped so the set stays as large as the exchanges under way.
+        while self.tasks.try_join_next().is_some() {}
+        Ok(true)
+    }
+
+    async fn read(&mut self, until: Option<Instant>) -> Received<Client> {
+        match driver::receive(&mut self.inputs, until).await {
+            Ok(Some(input)) => Received::Input(input),
+            Err(_) => Received::TimedOut,
+            // The exchange holds a sender, so the channel stays open while the connection does.
+            Ok(None) => Received::Closed,
         }
     }
 }
