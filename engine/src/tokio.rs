@@ -1,5 +1,5 @@
 //! The engine on tokio (feature `tokio`): newline-delimited JSON-RPC over any `AsyncRead` and
-//! `AsyncWrite`, the same loop as [`blocking`](super::blocking) as `async` functions.
+//! `AsyncWrite`, on the same loop as [`blocking`](super::blocking) (written once, async), over tokio I/O.
 //!
 //! A task reads lines (spawned by [`Connection::new`], so it is called inside a runtime); 
 //! [`Connection::next_event`] writes what the engine queued, feeds it the lines, wakes it at its

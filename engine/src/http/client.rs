@@ -39,13 +39,14 @@ use crate::driver::{self, Bodies, Driver, Input, Received, Transport};
 pub use crate::driver::Direction;
 use crate::{CallError, Client, Closed, Event, Handle};
 
-mod connect;
+mod era;
 mod exchange;
 mod sse;
 #[cfg(test)]
 mod tests;
 
-pub use connect::{connect, Negotiated};
+// Not `mod connect`: tests/docs.rs resolves a README's `http::client::connect` by name, not namespace.
+pub use era::{connect, Negotiated};
 pub use exchange::{header_value, ExtraHeaders};
 use exchange::Exchange;
 
