@@ -229,7 +229,7 @@ impl<E: Role> Transport for Connection<E> {
         self.drain(until)
     }
 
-    async fn read(&mut self, until: Option<Instant>) -> Received<E> {
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<E>> {
         let input = match until {
             Some(until) => match self.inputs.recv_timeout(until.saturating_duration_since(Instant::now())) {
                 Ok(input) => input,

@@ -66,13 +66,25 @@ pub(crate) enum Input<E> {
     Work(Work<E>),
 }
 
-/// What an adapter's [`Transport::read`] received.
-pub(crate) enum Received<E> {
-    Input(Input<E>),
+/// What an adapter's [`Transport::read`] received: an input (`T`: [`Input`], or what the
+/// adapter's channel carries), or none.
+pub(crate) enum Received<T> {
+    Input(T),
     /// The deadline passed first.
     TimedOut,
     /// No input can come any more (the channel closed).
     Closed,
+}
+
+impl<T> Received<T> {
+    #[cfg(feature = "tokio")]
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Received<U> {
+        match self {
+            Received::Input(input) => Received::Input(f(input)),
+            Received::TimedOut => Received::TimedOut,
+            Received::Closed => Received::Closed,
+        }
+    }
 }
 
 /// An adapter's I/O, all the loop needs of it. Each await must be cancel-safe for the tokio
@@ -84,7 +96,7 @@ pub(crate) trait Transport {
     /// Writes what the driver has to write until `until`: whether all of it went out.
     async fn write(&mut self, until: Option<Instant>) -> io::Result<bool>;
     /// Waits for the next input until `until`.
-    async fn read(&mut self, until: Option<Instant>) -> Received<Self::Engine>;
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<Self::Engine>>;
 }
 
 /// Runs `transport` until the engine has an event: `Ok(None)` once the input ended and every
@@ -108,13 +120,18 @@ pub(crate) async fn next_event<T: Transport>(transport: &mut T, deadline: Option
     }
 }
 
-/// The tokio adapters' wait for an input until `until`, on their channel.
+/// The tokio adapters' wait for an input until `until`, on their channel (cancel-safe).
 #[cfg(feature = "tokio")]
-pub(crate) async fn receive<T>(inputs: &mut tokio::sync::mpsc::UnboundedReceiver<T>, until: Option<Instant>) -> Result<Option<T>, tokio::time::error::Elapsed> {
-    match until {
-        Some(until) => tokio::time::timeout_at(until.into(), inputs.recv()).await,
-        None => Ok(inputs.recv().await),
-    }
+pub(crate) async fn receive<T>(inputs: &mut tokio::sync::mpsc::UnboundedReceiver<T>, until: Option<Instant>) -> Received<T> {
+    let received = match until {
+        Some(until) => match tokio::time::timeout_at(until.into(), inputs.recv()).await {
+            Ok(received) => received,
+            Err(_) => return Received::TimedOut,
+        },
+        None => inputs.recv().await,
+    };
+    // The adapters hold a sender, so this comes only if that changes.
+    received.map_or(Received::Closed, Received::Input)
 }
 
 /// What the loop does after a write.

@@ -181,14 +181,9 @@ impl<E: Role> Transport for Connection<E> {
         }
     }
 
-    async fn read(&mut self, until: Option<Instant>) -> Received<E> {
-        match driver::receive(&mut self.inputs, until).await {
-            // The permits go with the line: the reader may read the next one.
-            Ok(Some((input, _permits))) => Received::Input(input),
-            Err(_) => Received::TimedOut,
-            // The connection holds a sender, so the channel never closes while it exists.
-            Ok(None) => Received::Closed,
-        }
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<E>> {
+        // The permits go with the line: the reader may read the next one.
+        driver::receive(&mut self.inputs, until).await.map(|(input, _permits)| input)
     }
 }
 

@@ -217,13 +217,8 @@ impl Transport for Connection {
         Ok(true)
     }
 
-    async fn read(&mut self, until: Option<Instant>) -> Received<Client> {
-        match driver::receive(&mut self.inputs, until).await {
-            Ok(Some(input)) => Received::Input(input),
-            Err(_) => Received::TimedOut,
-            // The exchange holds a sender, so the channel stays open while the connection does.
-            Ok(None) => Received::Closed,
-        }
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<Client>> {
+        driver::receive(&mut self.inputs, until).await
     }
 }
 
