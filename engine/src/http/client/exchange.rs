@@ -18,6 +18,8 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::sse::SseReader;
 use super::{Limits, HTTP_ERROR};
+use crate::driver::Input;
+use crate::Client;
 use mcp_spec_types::runtime::meta;
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -26,18 +28,14 @@ const LAST_EVENT_ID: &str = "last-event-id";
 // Before the first resumption when the server set no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
-/// What the tasks send the loop.
-pub(super) enum Input {
-    Line(Vec<u8>),
-}
-
 /// What every task shares: the HTTP client, the endpoint, the session.
 pub(super) struct Exchange {
     http: hyper_util::client::legacy::Client<HttpConnector, Full<Bytes>>,
     url: Uri,
     limits: Limits,
     pub session: Mutex<Session>,
-    lines: UnboundedSender<Input>,
+    // To the connection's loop: each message read, as the driver takes it.
+    lines: UnboundedSender<Input<Client>>,
     /// The application's own headers for a message (e.g. 2026-07-28's `Mcp-Param-*`).
     pub extra: Mutex<Option<ExtraHeaders>>,
 }
@@ -62,7 +60,7 @@ struct Outgoing {
 }
 
 impl Exchange {
-    pub fn new(url: Uri, limits: Limits, lines: UnboundedSender<Input>) -> Arc<Self> {
+    pub fn new(url: Uri, limits: Limits, lines: UnboundedSender<Input<Client>>) -> Arc<Self> {
         let mut connector = HttpConnector::new();
         // A request goes out in several writes; without this each waits for the server's delayed ACK.
         connector.set_nodelay(true);
@@ -76,7 +74,7 @@ impl Exchange {
 
     fn send_line(&self, line: Vec<u8>) {
         // The connection may be gone; nothing is waiting for the line then.
-        let _ = self.lines.send(Input::Line(line));
+        let _ = self.lines.send(Input::Message(line));
     }
 
     /// An error answer for request `id`, from the transport (no answer came over HTTP).

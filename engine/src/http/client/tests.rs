@@ -10,7 +10,7 @@ use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 
-use super::{connect, Connection, Limits, Negotiated, HTTP_ERROR};
+use super::{connect, Connection, Direction, Limits, Negotiated, HTTP_ERROR};
 use crate::{CallError, Client, Closed, Config, Event, PerRequest, RequestError};
 use mcp_spec_types::v2025_11_25 as mcp;
 
@@ -128,6 +128,34 @@ fn a_session_keeps_its_id_and_version_reads_sse_and_ends_with_delete() {
         let deleted = seen.iter().find(|s| s.http == "DELETE").expect("a DELETE");
         assert_eq!(deleted.header("mcp-session-id"), Some("s-1"));
         println!("{} HTTP requests: {:?}", seen.len(), seen.iter().map(|s| (s.http.as_str(), s.rpc.as_deref())).collect::<Vec<_>>());
+    });
+}
+
+#[test]
+fn a_request_past_its_timeout_is_cancelled_and_the_observer_sees_each_message_in_order() {
+    run(async {
+        // tools/list is accepted and never answered: the engine's deadline ends the call.
+        let script: Script = Arc::new(|seen, message| if seen.rpc.as_deref() == Some("tools/list") { status(202, "") } else { session_server(seen, message) });
+        let (url, _) = serve(script).await;
+        let mut conn = Connection::new(&url, Client::new(Config::default()), Limits::default()).unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let observed = log.clone();
+        conn.observe(move |direction, line| observed.lock().unwrap().push((direction, String::from_utf8_lossy(line).into_owned())));
+        conn.call(initialize(), Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
+        // In a task of its own: the call's future is Send.
+        let (conn, late) = tokio::spawn(async move {
+            let late = conn.call(list(), Some(Duration::from_millis(50)), |_, _| {}).await;
+            (conn, late)
+        })
+        .await
+        .unwrap();
+        assert!(matches!(late, Err(CallError::Request(RequestError::TimedOut))), "{late:?}");
+        assert_eq!(conn.close(Duration::from_secs(30)).await.unwrap(), Closed::Ended(None));
+        let log = log.lock().unwrap().clone();
+        let what = |line: &str| serde_json::from_str::<Value>(line).ok().and_then(|m| m.get("method").and_then(Value::as_str).map(str::to_owned)).unwrap_or_else(|| "(answer)".into());
+        let seen: Vec<_> = log.iter().map(|(d, line)| (*d, what(line))).collect();
+        let expected = [(Direction::Written, "initialize"), (Direction::Read, "(answer)"), (Direction::Written, "tools/list"), (Direction::Written, "notifications/cancelled")];
+        assert_eq!(seen, expected.map(|(d, m)| (d, m.to_owned())));
     });
 }
 
