@@ -9,7 +9,9 @@
 //! `MCP-Protocol-Version` once `initialize` has negotiated one; a 2026-07-28 request (a
 //! [`Client::per_request`] engine) carries `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
 //! from its own message instead. Once the engine writes `notifications/initialized`, the GET
-//! stream is opened for what the server sends outside any request (a 405 means it has none).
+//! stream is opened for what the server sends outside any request (a 405 means it has none);
+//! the requests after it are sent once it is answered (at most 2 s later), so no answer of theirs
+//! can go to a GET stream that is still on its way.
 //! An SSE stream that ends before its answer is resumed with a GET carrying `Last-Event-ID`,
 //! after the server's `retry`, at most [`Limits::max_resumptions`] times. [`Connection::close`]
 //! DELETEs the session. Bodies and events are bounded ([`Limits`]).
@@ -132,8 +134,9 @@ impl Connection {
     fn transmit_into(&mut self, tasks: &mut JoinSet<()>) -> io::Result<()> {
         while let Some(crate::Transmit { line, .. }) = self.driver.next_out()? {
             let initialized = line.windows(25).any(|w| w == b"notifications/initialized");
-            tasks.spawn(self.exchange.clone().post(line));
+            tasks.spawn(self.exchange.clone().post(line, self.exchange.before_post()));
             if initialized && self.listener.is_none() {
+                self.exchange.opening_get_stream();
                 self.listener = Some(tasks.spawn(self.exchange.clone().listen()));
             }
         }
