@@ -6,12 +6,12 @@
 //! unsupported-version error listing none of its versions, a discover result without them, a
 //! timeout. A transport failure (no HTTP answer at all) is no reason to fall back: it is returned.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_spec_types::runtime::RequestMethod;
 use serde_json::Value;
 
-use super::{Connection, Limits, HTTP_ERROR};
+use super::{Connection, Limits};
 use crate::{CallError, Client, Config, PerRequest, RequestError};
 
 /// The era [`connect`] settled on.
@@ -49,13 +49,13 @@ pub async fn connect<I: RequestMethod>(url: &str, config: Config, limits: Limits
 /// for a reason to fall back.
 #[cfg(feature = "v2026-07-28")]
 async fn discover(conn: &mut Connection, timeout: Duration) -> Result<Result<Value, String>, CallError> {
-    let handle = conn.engine().discover(Instant::now(), Some(timeout))?;
+    let handle = conn.engine().discover(std::time::Instant::now(), Some(timeout))?;
     let outcome = conn.wait_for(handle, |_, _| {}).await;
     let version = conn.engine().protocol_version().unwrap_or_default().to_owned();
     Ok(match outcome {
         Ok(result) if result.supported_versions.contains(&version) => Ok(serde_json::to_value(&result).map_err(|e| CallError::Request(RequestError::Unreadable(e.to_string())))?),
         Ok(result) => Err(format!("server/discover lists {:?}, not {version}", result.supported_versions)),
-        Err(CallError::Request(RequestError::Rpc(e))) if e.code == HTTP_ERROR && e.data.as_ref().is_some_and(|d| d["status"].is_null()) => return Err(CallError::Request(RequestError::Rpc(e))),
+        Err(CallError::Request(RequestError::Rpc(e))) if e.code == super::HTTP_ERROR && e.data.as_ref().is_some_and(|d| d["status"].is_null()) => return Err(CallError::Request(RequestError::Rpc(e))),
         Err(CallError::Request(why)) => Err(format!("server/discover: {why}")),
         Err(other) => return Err(other),
     })
