@@ -87,8 +87,11 @@ pub async fn start(server: &[String], load: Load) -> Result<Parts, String> {
         .collect();
     let stop = Box::new(move || {
         Box::pin(async move {
+            // End of input ends both servers; kill one that does not stop.
             drop(conn);
-            let _ = child.kill().await;
+            if tokio::time::timeout(std::time::Duration::from_secs(5), child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
         }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>
     });
     Ok(Parts { pid, clients, stop })
