@@ -114,7 +114,11 @@ pub async fn start(server: &[String], load: Load) -> Result<Parts, String> {
         .collect();
     let stop = Box::new(move || {
         Box::pin(async move {
-            let _ = child.kill().await;
+            // SIGTERM first, so a wrapper such as `perf record` can write what it has.
+            let _ = Command::new("kill").arg(pid.to_string()).status().await;
+            if tokio::time::timeout(Duration::from_secs(5), child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
         }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>
     });
     Ok(Parts { pid, clients, stop })
