@@ -111,7 +111,7 @@ fn server() {
     let start = Instant::now();
     for n in 0..REQUESTS {
         server.handle_line(&request_line("tools/call", n, json!({"name": "t"}))).unwrap();
-        let (o, e) = count(std::iter::from_fn(|| server.poll_event()).collect(), std::iter::from_fn(|| server.poll_transmit()).collect());
+        let (o, e) = count(std::iter::from_fn(|| server.poll_event()).collect(), std::iter::from_fn(|| server.poll_transmit()).map(|t| t.line).collect());
         offered += o;
         errors += e;
     }
@@ -132,7 +132,7 @@ fn client() {
     let start = Instant::now();
     for n in 0..REQUESTS {
         client.handle_line(&request_line("sampling/createMessage", n, json!({"messages": [], "maxTokens": 1}))).unwrap();
-        let (o, e) = count(std::iter::from_fn(|| client.poll_event()).collect(), std::iter::from_fn(|| client.poll_transmit()).collect());
+        let (o, e) = count(std::iter::from_fn(|| client.poll_event()).collect(), std::iter::from_fn(|| client.poll_transmit()).map(|t| t.line).collect());
         offered += o;
         errors += e;
     }

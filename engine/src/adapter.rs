@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{Client, Error, Event, Id, Request, Sent, Server};
+use super::{Client, Error, Event, Id, Request, Sent, Server, Transmit};
 use mcp_spec_types::rpc::INTERNAL_ERROR;
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::write::WriteJson;
@@ -34,7 +34,7 @@ pub trait Role: sealed::Sealed + Send + 'static {
     #[doc(hidden)]
     fn poll_timeout(&self) -> Option<Instant>;
     #[doc(hidden)]
-    fn poll_transmit(&mut self) -> Option<Vec<u8>>;
+    fn poll_transmit(&mut self) -> Option<Transmit>;
     #[doc(hidden)]
     fn poll_event(&mut self) -> Option<Event>;
     #[doc(hidden)]
@@ -56,7 +56,7 @@ macro_rules! role {
             fn poll_timeout(&self) -> Option<Instant> {
                 <$role>::poll_timeout(self)
             }
-            fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+            fn poll_transmit(&mut self) -> Option<Transmit> {
                 <$role>::poll_transmit(self)
             }
             fn poll_event(&mut self) -> Option<Event> {

@@ -61,7 +61,7 @@ use std::time::Instant;
 
 use super::adapter::{self, Contexts, Sink, Work};
 pub use super::adapter::{Context, Role};
-use super::{Event, Request};
+use super::{Event, Request, Transmit};
 
 /// The longest line read (64 MiB); a longer one is handed to the engine as a line that is not
 /// JSON, so a request gets -32700 and the peer learns it.
@@ -248,7 +248,7 @@ impl<E: Role> Connection<E> {
             if self.outbox.lock().unwritten >= budget {
                 return Ok(true);
             }
-            let Some(mut line) = self.engine.poll_transmit() else { return Ok(false) };
+            let Some(Transmit { mut line, .. }) = self.engine.poll_transmit() else { return Ok(false) };
             if let Some(r) = self.recording.as_mut() {
                 adapter::record(r, E::DIRECTIONS.1, &line)?;
             }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::endpoint::{request_object, Endpoint, Route};
 use super::per_request::Waiting;
-use super::{capability_names, notification_params, refuse, Answer, Config, Error, Event, Failure, Handle, Id, PerRequest, Sent, CLIENT_CAPABILITY_OF};
+use super::{capability_names, notification_params, refuse, Answer, Config, Error, Event, Failure, Handle, Id, PerRequest, Sent, Transmit, CLIENT_CAPABILITY_OF};
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
 
@@ -179,9 +179,10 @@ impl Client {
         self.endpoint.poll_timeout().into_iter().chain(waiting).min()
     }
 
-    /// The next line to write, without its newline.
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.endpoint.poll_transmit().map(|(line, _)| line)
+    /// The next line to write: see [`Transmit`] (on a client, `request` names the server's
+    /// request an answer is for; `None` for the client's own lines).
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.endpoint.poll_transmit()
     }
 
     pub fn poll_event(&mut self) -> Option<Event> {

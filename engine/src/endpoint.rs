@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::wire::{self, Incoming};
-use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request, Sent};
+use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request, Sent, Transmit};
 use mcp_spec_types::rpc::{INVALID_REQUEST, PARSE_ERROR};
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
 use mcp_spec_types::write::WriteJson;
@@ -74,7 +74,7 @@ pub(crate) struct Endpoint {
     // The sum of the requests in flight's weights.
     in_flight_bytes: usize,
     // Each line with the peer's request it belongs to, for a transport that routes by request.
-    transmit: VecDeque<(Vec<u8>, Option<Id>)>,
+    transmit: VecDeque<Transmit>,
     events: VecDeque<Event>,
     // Handles whose request went out again under a new wire id (at most one per pending request).
     retried: HashMap<i64, i64>,
@@ -121,7 +121,7 @@ impl Endpoint {
         self.events.push_back(event);
     }
 
-    pub fn poll_transmit(&mut self) -> Option<(Vec<u8>, Option<Id>)> {
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
         self.transmit.pop_front()
     }
 
@@ -151,12 +151,12 @@ impl Endpoint {
     }
 
     fn write(&mut self, line: Vec<u8>) {
-        self.transmit.push_back((line, None));
+        self.transmit.push_back(Transmit { line, request: None });
     }
 
     /// Writes a line that belongs to the peer's request `id` (its answer, its progress, ...).
     fn write_for(&mut self, id: Option<&Id>, line: Vec<u8>) {
-        self.transmit.push_back((line, id.cloned()));
+        self.transmit.push_back(Transmit { line, request: id.cloned() });
     }
 
     fn room_to_write(&self) -> Result<(), Error> {
@@ -193,7 +193,7 @@ impl Endpoint {
             p.on_behalf = Some(on_behalf.clone());
         }
         if let Some(last) = self.transmit.back_mut() {
-            last.1 = Some(on_behalf.clone());
+            last.request = Some(on_behalf.clone());
         }
         Ok(handle)
     }

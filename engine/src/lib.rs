@@ -4,7 +4,7 @@
 //! The engine has no threads, no async runtime and no clock. The caller hands it each line that
 //! arrived ([`Client::handle_line`]) and the current [`Instant`](std::time::Instant) when it asks for something that
 //! can time out; the engine hands back the lines to write ([`Client::poll_transmit`], each one
-//! JSON-RPC message without its newline), what happened ([`Client::poll_event`]), and when it next
+//! JSON-RPC message without its newline, a [`Transmit`]), what happened ([`Client::poll_event`]), and when it next
 //! needs the clock ([`Client::poll_timeout`], then [`Client::handle_timeout`]). A blocking stdio
 //! loop, an async task or a test with byte strings drive the same engine.
 //!
@@ -60,8 +60,8 @@
 //! let now = Instant::now();
 //! // The id a request is built with is replaced by the engine's own.
 //! let tools = client.request(ListToolsRequest::new(RequestId::Integer(0)), now, Some(Duration::from_secs(30))).unwrap();
-//! let line = client.poll_transmit().unwrap();
-//! let sent: serde_json::Value = serde_json::from_slice(&line).unwrap();
+//! let sent = client.poll_transmit().unwrap();
+//! let sent: serde_json::Value = serde_json::from_slice(&sent.line).unwrap();
 //! assert_eq!(sent, serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
 //! assert_eq!(tools.id(), 1);
 //!
@@ -92,8 +92,8 @@
 //! `MCP-Protocol-Version`) are the transport's: it reads them from each line the engine writes.
 //!
 //! A transport with a channel per request (Streamable HTTP: the SSE stream of the POST that
-//! carried it) takes the server's lines with [`Server::poll_transmit_for`], which names the client
-//! request each belongs to: its answer, its progress, a [`Server::log_for`] message, a request
+//! carried it) reads [`Transmit::request`] of each line [`Server::poll_transmit`] gives: the client
+//! request it belongs to: its answer, its progress, a [`Server::log_for`] message, a request
 //! made for it with [`Server::request_for`] and that request's cancellation.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
@@ -175,6 +175,26 @@ impl Default for Config {
     fn default() -> Self {
         Config { max_pending: 1024, max_in_flight: 256, max_in_flight_bytes: 1 << 20, max_id_len: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false, validate: true }
     }
+}
+
+/// A line the engine has to write ([`Server::poll_transmit`], [`Client::poll_transmit`]): one
+/// JSON-RPC message without its newline, and the peer's request it belongs to.
+///
+/// `request` names the peer's request a line is for, so that a transport with a channel per
+/// request (Streamable HTTP: the SSE stream of the POST that carried it) writes it there: the
+/// answer to that request (or the error answer to a line with that id), its progress, a log
+/// message of [`Server::log_for`], a request of [`Server::request_for`] and that request's
+/// `notifications/cancelled`. `None`: a line of the session (a request, a notification, a
+/// [`Server::log`], an error answer without an id), for the GET stream or the next POST. On a
+/// client the same rule holds: its answers to the server's requests name them; its own requests,
+/// notifications and cancellations are `None`. A transport with one channel (stdio) writes every
+/// line in order and ignores `request`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transmit {
+    /// The message, without its newline.
+    pub line: Vec<u8>,
+    /// The peer's request the line belongs to, if any.
+    pub request: Option<Id>,
 }
 
 /// A JSON-RPC request id as the peer wrote it: MCP ids are strings or integers.

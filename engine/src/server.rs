@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use super::endpoint::{Endpoint, Route};
 use super::info::ServerInfo;
 use super::level::LogLevel;
-use super::{capability_names, check, notification_params, refuse, Config, Error, Event, Handle, Id, Sent, CLIENT_CAPABILITY_OF};
+use super::{capability_names, check, notification_params, refuse, Config, Error, Event, Handle, Id, Sent, Transmit, CLIENT_CAPABILITY_OF};
 use mcp_spec_types::negotiate::{self, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
@@ -287,8 +287,8 @@ impl Server {
     }
 
     /// As [`request`](Self::request), made while handling the client's request `on_behalf` (in
-    /// flight, else [`Error::UnknownRequest`]): [`poll_transmit_for`](Self::poll_transmit_for) gives
-    /// the line, and its `notifications/cancelled` on [`cancel`](Self::cancel) or a timeout, with
+    /// flight, else [`Error::UnknownRequest`]): [`poll_transmit`](Self::poll_transmit) names that
+    /// request ([`Transmit::request`]) on the line and its `notifications/cancelled` on [`cancel`](Self::cancel) or a timeout, with
     /// that request's id, so that an HTTP transport writes them on its stream.
     pub fn request_for<R: RequestMethod>(&mut self, on_behalf: &Id, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
         self.may_request(R::METHOD)?;
@@ -377,19 +377,8 @@ impl Server {
         self.state.per_request.len()
     }
 
-    /// The next line to write.
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.endpoint.poll_transmit().map(|(line, _)| line)
-    }
-
-    /// The next line to write, with the client's request it belongs to, for a transport with a
-    /// channel per request (Streamable HTTP: the SSE stream of the POST that carried it): the
-    /// answer to that request (or the error answer to a line with that id), its progress, a log
-    /// message of [`log_for`](Self::log_for), a request of [`request_for`](Self::request_for) and
-    /// that request's `notifications/cancelled`. `None`: the session's (a [`log`](Self::log), a
-    /// [`notify`](Self::notify), an error answer without an id), or its request's stream once
-    /// that one is closed.
-    pub fn poll_transmit_for(&mut self) -> Option<(Vec<u8>, Option<Id>)> {
+    /// The next line to write, with the client's request it belongs to ([`Transmit`]).
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
         self.endpoint.poll_transmit()
     }
 

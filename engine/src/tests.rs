@@ -11,7 +11,7 @@ fn json_of(line: Vec<u8>) -> Value {
 }
 
 fn written(engine: &mut Client) -> Vec<Value> {
-    std::iter::from_fn(|| engine.poll_transmit()).map(json_of).collect()
+    std::iter::from_fn(|| engine.poll_transmit()).map(|t| json_of(t.line)).collect()
 }
 
 fn events(engine: &mut Client) -> Vec<Event> {
@@ -293,7 +293,7 @@ mod server {
     use super::*;
 
     fn drain(s: &mut Server) -> (Vec<Value>, Vec<Event>) {
-        (std::iter::from_fn(|| s.poll_transmit()).map(json_of).collect(), std::iter::from_fn(|| s.poll_event()).collect())
+        (std::iter::from_fn(|| s.poll_transmit()).map(|t| json_of(t.line)).collect(), std::iter::from_fn(|| s.poll_event()).collect())
     }
 
     fn started() -> Server {
@@ -476,7 +476,7 @@ mod server_requests {
         assert_eq!(s.request(ListRootsRequest::new(RequestId::Integer(0)), now, None).unwrap_err(), Error::NotDeclared { capability: "roots" });
         let mut s = initialized(json!({"roots": {"listChanged": true}}));
         let roots = s.request(ListRootsRequest::new(RequestId::Integer(0)), now, Some(Duration::from_secs(1))).unwrap();
-        let sent = json_of(s.poll_transmit().unwrap());
+        let sent = json_of(s.poll_transmit().unwrap().line);
         assert_eq!((sent["method"].clone(), sent["id"].clone()), (json!("roots/list"), json!(1)));
         s.handle_line(br#"{"jsonrpc":"2.0","id":1,"result":{"roots":[{"uri":"file:///w"}]}}"#).unwrap();
         let Some(Event::Answer(a)) = s.poll_event() else { panic!() };
@@ -489,6 +489,6 @@ mod server_requests {
         s.handle_timeout(now + Duration::from_secs(2));
         let Some(Event::Answer(a)) = s.poll_event() else { panic!() };
         assert_eq!(again.read(a), Err(RequestError::TimedOut));
-        assert_eq!(json_of(s.poll_transmit().unwrap())["method"], "notifications/cancelled");
+        assert_eq!(json_of(s.poll_transmit().unwrap().line)["method"], "notifications/cancelled");
     }
 }

@@ -43,7 +43,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use super::adapter::{self, Contexts, Sink, Work};
 pub use super::adapter::{Context, Role};
 use super::blocking::{MAX_LINE, READ_AHEAD, READ_AHEAD_BYTES};
-use super::{Event, Request};
+use super::{Event, Request, Transmit};
 
 enum Input<E> {
     // The permits (one line, its bytes) go when the line is taken, letting the reader read more.
@@ -190,7 +190,7 @@ impl<E: Role> Connection<E> {
                 self.written += n;
                 self.unflushed = true;
             }
-            let Some(line) = self.engine.poll_transmit() else { break };
+            let Some(Transmit { line, .. }) = self.engine.poll_transmit() else { break };
             if let Some(r) = self.recording.as_mut() {
                 adapter::record(r, E::DIRECTIONS.1, &line)?;
             }

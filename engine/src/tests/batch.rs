@@ -12,7 +12,7 @@ fn send(s: &mut Server, message: Value) {
 }
 
 fn written(s: &mut Server) -> Vec<Value> {
-    std::iter::from_fn(|| s.poll_transmit()).map(|l| serde_json::from_slice(&l).expect("the engine writes JSON")).collect()
+    std::iter::from_fn(|| s.poll_transmit()).map(|t| serde_json::from_slice(&t.line).expect("the engine writes JSON")).collect()
 }
 
 fn requests(s: &mut Server) -> Vec<Request> {
@@ -100,10 +100,10 @@ fn a_2025_03_26_client_answers_a_servers_batch() {
     let batch = br#"[{"jsonrpc":"2.0","id":"p","method":"ping"},{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}]"#;
     c.handle_line(batch).unwrap();
     // Before the session's version is known, a batch is refused.
-    let refused: Value = serde_json::from_slice(&c.poll_transmit().unwrap()).unwrap();
+    let refused: Value = serde_json::from_slice(&c.poll_transmit().unwrap().line).unwrap();
     assert_eq!(refused["error"]["code"], json!(-32600));
     c.handle_line(br#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#).unwrap();
     c.handle_line(batch).unwrap();
-    let answer: Value = serde_json::from_slice(&c.poll_transmit().unwrap()).unwrap();
+    let answer: Value = serde_json::from_slice(&c.poll_transmit().unwrap().line).unwrap();
     assert_eq!(answer, json!([{"jsonrpc": "2.0", "id": "p", "result": {}}]));
 }

@@ -10,7 +10,7 @@ fn send(s: &mut Server, message: Value) {
 }
 
 fn written(s: &mut Server) -> Vec<Value> {
-    std::iter::from_fn(|| s.poll_transmit()).map(|l| serde_json::from_slice(&l).expect("the engine writes JSON")).collect()
+    std::iter::from_fn(|| s.poll_transmit()).map(|t| serde_json::from_slice(&t.line).expect("the engine writes JSON")).collect()
 }
 
 /// A session of `version`, initialized, queues drained.

@@ -286,7 +286,7 @@ fn input_rounds_are_bounded() {
         c.handle_line(&input_required(wire, json!({}), Some("again"))).unwrap();
         if round <= 2 {
             assert!(c.poll_event().is_none(), "round {round}");
-            let retry = c.poll_transmit().map(json_of).unwrap();
+            let retry = c.poll_transmit().map(|t| json_of(t.line)).unwrap();
             assert!(retry["params"].get("inputResponses").is_none() && retry["params"]["requestState"] == json!("again"));
             wire = retry["id"].as_i64().unwrap();
         } else {

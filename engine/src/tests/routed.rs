@@ -1,4 +1,4 @@
-// A server's lines with the client request each belongs to (`Server::poll_transmit_for`), as a
+// A server's lines with the client request each belongs to (`Transmit::request`), as a
 // transport with a channel per request (Streamable HTTP) routes them.
 
 use std::time::{Duration, Instant};
@@ -17,7 +17,7 @@ fn send(s: &mut Server, message: Value) {
 }
 
 fn routed(s: &mut Server) -> Vec<(Value, Option<Id>)> {
-    std::iter::from_fn(|| s.poll_transmit_for()).map(|(l, id)| (serde_json::from_slice(&l).expect("the engine writes JSON"), id)).collect()
+    std::iter::from_fn(|| s.poll_transmit()).map(|t| (serde_json::from_slice(&t.line).expect("the engine writes JSON"), t.request)).collect()
 }
 
 /// A 2025-11-25 session whose client declared sampling, `notifications/initialized` sent.
@@ -74,17 +74,16 @@ fn each_line_names_the_request_it_belongs_to() {
 }
 
 #[test]
-fn poll_transmit_and_poll_transmit_for_drain_one_queue_in_order() {
+fn poll_transmit_drains_one_queue_in_order() {
     let mut s = session();
     for id in 1..=3 {
         send(&mut s, json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
     }
-    let first = s.poll_transmit().unwrap();
-    assert_eq!(serde_json::from_slice::<Value>(&first).unwrap()["id"], json!(1));
-    let (second, id) = s.poll_transmit_for().unwrap();
-    assert_eq!((serde_json::from_slice::<Value>(&second).unwrap()["id"].clone(), id), (json!(2), Some(Id::Number(2))));
-    assert_eq!(serde_json::from_slice::<Value>(&s.poll_transmit().unwrap()).unwrap()["id"], json!(3));
-    assert!(s.poll_transmit_for().is_none());
+    for id in 1..=3 {
+        let t = s.poll_transmit().unwrap();
+        assert_eq!((serde_json::from_slice::<Value>(&t.line).unwrap()["id"].clone(), t.request), (json!(id), Some(Id::Number(id))));
+    }
+    assert!(s.poll_transmit().is_none());
 }
 
 #[test]
@@ -144,5 +143,17 @@ fn a_request_for_a_request_needs_it_in_flight_and_the_session_ready() {
     full.request(PingRequest::new(RequestId::Integer(0)), now, None).unwrap();
     routed(&mut full);
     assert_eq!(full.request_for(&Id::Number(1), PingRequest::new(RequestId::Integer(0)), now, None).unwrap_err(), Error::PendingFull { cap: 1 });
-    assert!(full.poll_transmit_for().is_none());
+    assert!(full.poll_transmit().is_none());
+}
+
+#[test]
+fn a_client_names_the_server_request_its_answer_is_for() {
+    let mut c = Client::new(Config::default());
+    let capabilities = json!({"sampling": {}});
+    c.request(mcp_spec_types::v2025_11_25::InitializeRequest::new(serde_json::from_value(json!({"protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": {"name": "c", "version": "1"}})).unwrap(), RequestId::Integer(0)), Instant::now(), None).unwrap();
+    let own = c.poll_transmit().unwrap();
+    assert_eq!(own.request, None);
+    c.handle_line(br#"{"jsonrpc":"2.0","id":"s-1","method":"ping"}"#).unwrap();
+    let answer = c.poll_transmit().unwrap();
+    assert_eq!((serde_json::from_slice::<Value>(&answer.line).unwrap()["id"].clone(), answer.request), (json!("s-1"), Some(Id::String("s-1".into()))));
 }

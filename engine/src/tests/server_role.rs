@@ -10,7 +10,7 @@ use crate::*;
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
 
 fn drain(s: &mut Server) -> (Vec<Value>, Vec<Event>) {
-    let out = std::iter::from_fn(|| s.poll_transmit()).map(|l| serde_json::from_slice(&l).expect("the engine writes JSON")).collect();
+    let out = std::iter::from_fn(|| s.poll_transmit()).map(|t| serde_json::from_slice(&t.line).expect("the engine writes JSON")).collect();
     (out, std::iter::from_fn(|| s.poll_event()).collect())
 }
 
@@ -435,7 +435,7 @@ fn answers_are_written_as_their_type_writes_them() {
     typed.structured_content = json!({"z": 1, "a": [1.5, null, u64::MAX]}).as_object().cloned();
     typed.is_error = Some(false);
     s.respond(&Id::Number(1), &typed).unwrap();
-    let line = s.poll_transmit().unwrap();
+    let line = s.poll_transmit().unwrap().line;
     let want = [&b"{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":"[..], &mcp_spec_types::to_vec(&typed), b"}"].concat();
     assert_eq!(String::from_utf8_lossy(&line), String::from_utf8_lossy(&want));
     // Not the `Value`'s order: its keys would be sorted.
@@ -444,10 +444,10 @@ fn answers_are_written_as_their_type_writes_them() {
     call(&mut s, 2);
     let value = json!({"content": [{"type": "text", "text": "x"}], "isError": true, "_meta": {"k": 0.1}});
     s.respond(&Id::Number(2), &value).unwrap();
-    let line = s.poll_transmit().unwrap();
+    let line = s.poll_transmit().unwrap().line;
     assert_eq!(line, serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 2, "result": value})).unwrap());
     send(&mut s, json!({"jsonrpc": "2.0", "id": "s\"4", "method": "tools/call", "params": {"name": "t"}}));
     s.respond(&Id::String("s\"4".into()), &value).unwrap();
-    let line = s.poll_transmit().unwrap();
+    let line = s.poll_transmit().unwrap().line;
     assert_eq!(line, serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": "s\"4", "result": value})).unwrap());
 }

@@ -26,7 +26,7 @@ mod gateway;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 
-use mcp_spec_engine::{Config, Event, Request, Server, ServerInfo};
+use mcp_spec_engine::{Config, Event, Request, Server, ServerInfo, Transmit};
 use mcp_spec_types::read_message;
 use mcp_spec_types::runtime::{Message, RpcError};
 use mcp_spec_types::v2025_11_25::ClientMessage;
@@ -74,7 +74,7 @@ fn main() -> io::Result<()> {
                 other => eprintln!("{other:?}"),
             }
         }
-        while let Some(answer) = server.poll_transmit() {
+        while let Some(Transmit { line: answer, .. }) = server.poll_transmit() {
             out.write_all(&answer)?;
             out.write_all(b"\n")?;
             out.flush()?; // the client waits for each answer

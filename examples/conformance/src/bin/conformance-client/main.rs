@@ -316,7 +316,7 @@ impl Client {
                     for event in events {
                         self.on_event(&mut engine, event);
                     }
-                    std::iter::from_fn(|| engine.poll_transmit()).collect()
+                    std::iter::from_fn(|| engine.poll_transmit()).map(|t| t.line).collect()
                 };
                 if lines.is_empty() {
                     return Ok(());

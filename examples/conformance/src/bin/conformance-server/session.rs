@@ -1,6 +1,6 @@
 //! A 2025-11-25 session (or one stateless 2026-07-28 request) on the crate's session engine, and
 //! its SSE streams: one per POSTed request, kept whole so a client can resume it. The engine
-//! says which request each line it writes belongs to (`Server::poll_transmit_for`); the line goes
+//! says which request each line it writes belongs to (`Transmit::request`); the line goes
 //! on that request's stream.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use bytes::Bytes;
 use mcp_conformance::sse;
-use mcp_spec_engine::{Answer, Event, Id, Request, Server};
+use mcp_spec_engine::{Answer, Event, Id, Request, Server, Transmit};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{App, RETRY_MS};
@@ -109,7 +109,7 @@ impl Session {
             }
         }
         // One message per POST: what the engine wrote answers it.
-        if let Some((line, _)) = state.engine.poll_transmit_for() {
+        if let Some(Transmit { line, .. }) = state.engine.poll_transmit() {
             posted = Posted::Answered(app.wrote(&line, self.next).into_bytes());
         }
         Ok(posted)
@@ -118,7 +118,7 @@ impl Session {
     /// Writes what the engine has to write, each line on the stream of the request it belongs to.
     pub fn flush(&self, app: &App) {
         let mut state = self.state.lock().unwrap();
-        while let Some((line, request)) = state.engine.poll_transmit_for() {
+        while let Some(Transmit { line, request }) = state.engine.poll_transmit() {
             let json = app.wrote(&line, self.next);
             let stream = request.and_then(|id| state.stream_of.get(&id).copied());
             match stream.and_then(|n| Some((n, state.streams.get_mut(&n)?))) {

@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use hyper::{HeaderMap, StatusCode};
-use mcp_spec_engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo};
+use mcp_spec_engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo, Transmit};
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;
@@ -94,7 +94,7 @@ pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyp
         return json_response(StatusCode::SERVICE_UNAVAILABLE, String::new());
     }
     // The engine answered it (an error, or `server/discover`).
-    if let Some(line) = engine.poll_transmit() {
+    if let Some(Transmit { line, .. }) = engine.poll_transmit() {
         return json_response(status(&line), app.write_next(&line));
     }
     let Some(Event::Request(request)) =
@@ -116,7 +116,7 @@ pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyp
     };
     if let Some(outcome) = now {
         answer(&mut engine, &request, outcome);
-        let line = engine.poll_transmit().unwrap_or_default();
+        let line = engine.poll_transmit().map(|t| t.line).unwrap_or_default();
         return json_response(status(&line), app.write_next(&line));
     }
     // Its own session: the engine decides which log messages the request gets (by its `_meta`).
