@@ -54,19 +54,26 @@ impl Session {
             return Err(format!("HTTP {}: {}", parts.status, String::from_utf8_lossy(&body)));
         }
         let sse = parts.headers.get("content-type").is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
-        let answer = if sse {
-            let text = std::str::from_utf8(&body).map_err(|e| e.to_string())?;
-            text.lines().filter_map(|l| l.strip_prefix("data:")).filter_map(|d| serde_json::from_str::<serde_json::Value>(d.trim()).ok()).find(|m| m.get("id").is_some())
-        } else if body.is_empty() {
-            None
-        } else {
-            Some(serde_json::from_slice(&body).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&body)))?)
-        };
+        let answer = answer_in(sse, &body)?;
         Ok((parts.headers, answer))
     }
 
     async fn call(&mut self, id: u64) -> Result<serde_json::Value, String> {
         self.post(convert_call(id)).await?.1.ok_or(format!("no answer to call {id}"))
+    }
+}
+
+/// The answer in a response body: the JSON body, or the first `data:` event with an `id` in an event
+/// stream (priming events have empty data); `None` for an empty body (202 to a notification).
+fn answer_in(sse: bool, body: &[u8]) -> Result<Option<serde_json::Value>, String> {
+    if sse {
+        let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
+        let mut events = text.lines().filter_map(|l| l.strip_prefix("data:")).filter_map(|d| serde_json::from_str::<serde_json::Value>(d.trim()).ok());
+        Ok(events.find(|m| m.get("id").is_some()))
+    } else if body.is_empty() {
+        Ok(None)
+    } else {
+        serde_json::from_slice(body).map(Some).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(body)))
     }
 }
 
@@ -122,4 +129,19 @@ pub async fn start(server: &[String], load: Load) -> Result<Parts, String> {
         }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>
     });
     Ok(Parts { pid, clients, stop })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer_in;
+
+    #[test]
+    fn answers_in_bodies() {
+        let sse = b"id: 0\nretry: 3000\ndata:\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n";
+        assert_eq!(answer_in(true, sse).unwrap().unwrap()["id"], 7);
+        assert_eq!(answer_in(true, b"data:\n\n").unwrap(), None);
+        assert_eq!(answer_in(false, br#"{"jsonrpc":"2.0","id":3,"result":{}}"#).unwrap().unwrap()["id"], 3);
+        assert_eq!(answer_in(false, b"").unwrap(), None);
+        assert!(answer_in(false, b"not json").is_err());
+    }
 }

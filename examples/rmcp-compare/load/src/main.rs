@@ -153,3 +153,19 @@ pub struct Parts {
     pub clients: Vec<tokio::task::JoinHandle<Result<Latencies, String>>>,
     pub stop: Box<dyn FnOnce() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_answer;
+    use serde_json::json;
+
+    #[test]
+    fn answers_checked() {
+        let good = json!({"result": {"structuredContent": {"value": 3.048, "unit": "meters"}}});
+        assert_eq!(check_answer(10, &good), Ok(()));
+        assert!(check_answer(11, &good).is_err(), "another call's value");
+        let tool_error = json!({"result": {"isError": true, "structuredContent": {"value": 3.048}}});
+        assert!(check_answer(10, &tool_error).is_err());
+        assert!(check_answer(10, &json!({"error": {"code": -32602, "message": "no"}})).is_err());
+    }
+}
