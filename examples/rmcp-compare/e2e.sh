@@ -50,6 +50,13 @@ row() { # label transport clients server-binary
 
 lines() { "$here/count-lines.sh" "$1" | cut -d' ' -f1; }
 
+# Packages the server's build compiles (itself included; normal and build dependencies, proc macros too).
+packages() { # manifest [cargo args...]
+    manifest=$1
+    shift
+    cargo tree -q --manifest-path "$manifest" "$@" -e normal,build --prefix none | sed 's/ (.*//' | sort -u | wc -l
+}
+
 loads() {
     engine_features=
     if [ $has_http = yes ]; then engine_features="--features http"; fi
@@ -77,12 +84,14 @@ loads() {
     echo
     echo "load: $(uptime)"
     echo
-    echo "| server | release binary, bytes | source lines |"
-    echo "|---|---|---|"
-    echo "| engine stdio | $(wc -c <"$engine_stdio") | $(lines "$root/examples/src/bin/two_tools.rs") |"
-    echo "| rmcp stdio | $(wc -c <"$rmcp_stdio") | $(lines "$here/src/main.rs") |"
-    if [ $has_http = yes ]; then echo "| engine HTTP | $(wc -c <"$engine_http") | $(lines "$root/examples/src/bin/http_server.rs") |"; fi
-    echo "| rmcp HTTP | $(wc -c <"$rmcp_http") | $(lines "$here/src/bin/two-tools-rmcp-http.rs") |"
+    echo "| server | release binary, bytes | source lines | packages built |"
+    echo "|---|---|---|---|"
+    echo "| engine stdio | $(wc -c <"$engine_stdio") | $(lines "$root/examples/src/bin/two_tools.rs") | $(packages "$here/engine/Cargo.toml") |"
+    echo "| rmcp stdio | $(wc -c <"$rmcp_stdio") | $(lines "$here/src/main.rs") | $(packages "$here/Cargo.toml") |"
+    if [ $has_http = yes ]; then
+        echo "| engine HTTP | $(wc -c <"$engine_http") | $(lines "$root/examples/src/bin/http_server.rs") | $(packages "$here/engine/Cargo.toml" --features http) |"
+    fi
+    echo "| rmcp HTTP | $(wc -c <"$rmcp_http") | $(lines "$here/src/bin/two-tools-rmcp-http.rs") | $(packages "$here/Cargo.toml" --features http) |"
 }
 
 # `cpu=S`: user + sys seconds of one cold release build in an empty target directory.
