@@ -1,10 +1,9 @@
 //! Bounds on what a peer controls: tables capped by count and by bytes ([`Capped`]), long keys
 //! kept as a digest ([`Text`]), and long values shortened before a finding echoes them ([`clip`]).
 
-use std::borrow::{Borrow, Cow};
+use std::borrow::Cow;
 use std::collections::hash_map::RandomState;
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasher, Hash};
+use std::hash::BuildHasher;
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -79,31 +78,10 @@ pub fn shown(v: &Value) -> String {
     }
 }
 
-/// The bytes an entry holds beyond its fixed size, roughly; what [`Capped`]'s budget counts.
-pub trait Weigh {
-    fn weight(&self) -> usize;
-}
+/// The bytes an entry holds beyond its fixed size, roughly; what [`Capped`]'s budget counts
+/// (the engine's trait, one for every bounded table).
+pub use mcp_spec_engine::table::Weigh;
 
-impl Weigh for () {
-    fn weight(&self) -> usize {
-        0
-    }
-}
-impl Weigh for u64 {
-    fn weight(&self) -> usize {
-        0
-    }
-}
-impl Weigh for String {
-    fn weight(&self) -> usize {
-        self.len()
-    }
-}
-impl Weigh for Box<str> {
-    fn weight(&self) -> usize {
-        self.len()
-    }
-}
 impl Weigh for Text {
     fn weight(&self) -> usize {
         match self {
@@ -112,160 +90,10 @@ impl Weigh for Text {
         }
     }
 }
-impl<A: Weigh, B: Weigh> Weigh for (A, B) {
-    fn weight(&self) -> usize {
-        self.0.weight() + self.1.weight()
-    }
-}
-impl<T: Weigh> Weigh for Option<T> {
-    fn weight(&self) -> usize {
-        self.as_ref().map_or(0, Weigh::weight)
-    }
-}
-impl<T: Weigh> Weigh for Vec<T> {
-    fn weight(&self) -> usize {
-        self.iter().map(|t| t.weight() + std::mem::size_of::<T>()).sum()
-    }
-}
-impl Weigh for Value {
-    fn weight(&self) -> usize {
-        const NODE: usize = std::mem::size_of::<Value>();
-        match self {
-            Value::String(s) => s.len(),
-            Value::Array(a) => a.iter().map(|v| NODE + v.weight()).sum(),
-            Value::Object(o) => o.iter().map(|(k, v)| NODE + 24 + k.len() + v.weight()).sum(),
-            _ => 0,
-        }
-    }
-}
-
-/// A map that keeps at most `cap` entries and [`TABLE_BYTES`] of them, forgetting the oldest
-/// first, and counts what it forgot.
-pub struct Capped<K, V> {
-    map: HashMap<K, V>,
-    order: VecDeque<K>,
-    cap: usize,
-    budget: usize,
-    /// What the entries weigh, plus the keys of removed entries still in `order` (subtractions
-    /// saturate: a weight that changed in place must not wrap the count).
-    bytes: usize,
-    pub evicted: u64,
-}
-
-/// What one entry costs besides its [`Weigh::weight`]: the map's slot and the queued key.
-fn entry_cost<K, V>() -> usize {
-    2 * std::mem::size_of::<K>() + std::mem::size_of::<V>()
-}
-
-impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
-    pub fn new(cap: usize) -> Self {
-        Self::with_budget(cap, TABLE_BYTES)
-    }
-
-    pub fn with_budget(cap: usize, budget: usize) -> Self {
-        Capped { map: HashMap::new(), order: VecDeque::new(), cap, budget, bytes: 0, evicted: 0 }
-    }
-
-    /// Inserts, returning the value the key had. A single entry over the whole budget is
-    /// forgotten at once (and counted).
-    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
-        let key_weight = key.weight();
-        self.bytes += value.weight();
-        let old = self.map.insert(key.clone(), value);
-        match &old {
-            Some(v) => self.bytes = self.bytes.saturating_sub(v.weight()),
-            None => {
-                self.bytes += key_weight * 2 + entry_cost::<K, V>();
-                self.order.push_back(key);
-            }
-        }
-        while self.map.len() > self.cap || self.bytes > self.budget {
-            let Some(k) = self.order.pop_front() else { break };
-            self.bytes = self.bytes.saturating_sub(k.weight());
-            if let Some(v) = self.map.remove(&k) {
-                self.bytes = self.bytes.saturating_sub(k.weight() + v.weight() + entry_cost::<K, V>());
-                self.evicted += 1;
-            }
-        }
-        // Keys of removed entries linger in `order`; drop them once they dominate.
-        if self.order.len() > 2 * self.cap.max(self.map.len()) {
-            let (map, bytes) = (&self.map, &mut self.bytes);
-            self.order.retain(|k| {
-                let keep = map.contains_key(k);
-                if !keep {
-                    *bytes = bytes.saturating_sub(k.weight());
-                }
-                keep
-            });
-        }
-        old
-    }
-
-    pub fn get<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<&V>
-    where
-        K: Borrow<Q>,
-    {
-        self.map.get(key)
-    }
-
-    pub fn get_mut<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
-    where
-        K: Borrow<Q>,
-    {
-        self.map.get_mut(key)
-    }
-
-    pub fn remove<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<V>
-    where
-        K: Borrow<Q>,
-    {
-        let (k, v) = self.map.remove_entry(key)?;
-        // The key stays queued (and counted) until `order` drops it.
-        self.bytes = self.bytes.saturating_sub(k.weight() + v.weight() + entry_cost::<K, V>());
-        if self.map.is_empty() {
-            self.order.clear();
-            self.bytes = 0;
-        }
-        Some(v)
-    }
-
-    pub fn contains<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
-        self.map.contains_key(key)
-    }
-
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    /// What the table holds, as its budget counts it.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.order.clear();
-        self.bytes = 0;
-    }
-
-    /// Entries in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.map.iter()
-    }
-
-    /// Entries oldest first.
-    pub fn iter_in_order(&self) -> impl Iterator<Item = (&K, &V)> {
-        let mut seen = HashSet::new();
-        self.order.iter().filter_map(move |k| if seen.insert(k) { self.map.get_key_value(k) } else { None })
-    }
-}
+/// A map that keeps at most a count of entries and a budget of bytes ([`TABLE_BYTES`] for the
+/// checker's session tables), forgetting the oldest first, and counts what it forgot: the engine's
+/// one bounded table, which its roles and its observer keep their requests in flight in too.
+pub type Capped<K, V> = mcp_spec_engine::table::Table<K, V>;
 
 #[cfg(test)]
 mod tests {
@@ -273,7 +101,7 @@ mod tests {
 
     #[test]
     fn capped_forgets_the_oldest_and_counts() {
-        let mut c: Capped<u64, ()> = Capped::new(3);
+        let mut c: Capped<u64, ()> = Capped::new(3, TABLE_BYTES);
         for i in 0..10 {
             c.insert(i, ());
         }
@@ -285,12 +113,12 @@ mod tests {
             c.insert(i % 5, ());
             c.remove(&(i % 5));
         }
-        assert!(c.order.len() <= 2 * 3 + 1, "removed keys do not pile up: {}", c.order.len());
+        assert!(c.bytes() < 1024, "removed keys do not pile up: {} bytes", c.bytes());
     }
 
     #[test]
     fn capped_keeps_its_byte_budget() {
-        let mut c: Capped<u64, String> = Capped::with_budget(1000, 10_000);
+        let mut c: Capped<u64, String> = Capped::new(1000, 10_000);
         for i in 0..100 {
             c.insert(i, "x".repeat(1000));
             assert!(c.bytes() <= 10_000, "{}", c.bytes());

@@ -11,18 +11,18 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{Client, Error, Event, Id, Request, Sent, Server, Transmit};
+use super::{Engine, Error, Event, Id, Request, Sent, Server, Side, Transmit};
 use mcp_spec_types::rpc::INTERNAL_ERROR;
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::write::WriteJson;
 
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for super::Client {}
-    impl Sealed for super::Server {}
+    impl<S: super::Side> Sealed for super::Engine<S> {}
 }
 
-/// An engine a transport adapter can drive: [`Client`] or [`Server`] (sealed).
+/// An engine a transport adapter can drive: [`Client`](super::Client) or
+/// [`Server`](super::Server) (sealed; implemented once, for every [`Engine`]).
 pub trait Role: sealed::Sealed + Send + 'static {
     /// How a recording names what arrives and what is written (`c2s`/`s2c`, from the roles).
     #[doc(hidden)]
@@ -43,37 +43,30 @@ pub trait Role: sealed::Sealed + Send + 'static {
     fn respond_rpc_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error>;
 }
 
-macro_rules! role {
-    ($role:ty, $directions:expr) => {
-        impl Role for $role {
-            const DIRECTIONS: (&'static str, &'static str) = $directions;
-            fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
-                <$role>::handle_line(self, line)
-            }
-            fn handle_timeout(&mut self, now: Instant) {
-                <$role>::handle_timeout(self, now)
-            }
-            fn poll_timeout(&self) -> Option<Instant> {
-                <$role>::poll_timeout(self)
-            }
-            fn poll_transmit(&mut self) -> Option<Transmit> {
-                <$role>::poll_transmit(self)
-            }
-            fn poll_event(&mut self) -> Option<Event> {
-                <$role>::poll_event(self)
-            }
-            fn respond_serialized(&mut self, id: &Id, result: &Serialized) -> Result<Sent, Error> {
-                <$role>::respond(self, id, result)
-            }
-            fn respond_rpc_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
-                <$role>::respond_error(self, id, error)
-            }
-        }
-    };
+impl<S: Side> Role for Engine<S> {
+    const DIRECTIONS: (&'static str, &'static str) = S::DIRECTIONS;
+    fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
+        Engine::handle_line(self, line)
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        Engine::handle_timeout(self, now)
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        Engine::poll_timeout(self)
+    }
+    fn poll_transmit(&mut self) -> Option<Transmit> {
+        Engine::poll_transmit(self)
+    }
+    fn poll_event(&mut self) -> Option<Event> {
+        Engine::poll_event(self)
+    }
+    fn respond_serialized(&mut self, id: &Id, result: &Serialized) -> Result<Sent, Error> {
+        Engine::respond(self, id, result)
+    }
+    fn respond_rpc_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
+        Engine::respond_error(self, id, error)
+    }
 }
-
-role!(Client, ("s2c", "c2s"));
-role!(Server, ("c2s", "s2c"));
 
 /// A [`Context`]'s answer, written as JSON on the context's thread; the loop puts it in its
 /// envelope as it is. Not a public type: it only crosses [`Role`].

@@ -9,44 +9,46 @@ use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::validate::Validate;
 
-/// The protocol versions whose modules this build has, oldest first.
-pub(crate) const BUILT: &[&str] = &[
-    #[cfg(feature = "v2024-11-05")]
-    "2024-11-05",
-    #[cfg(feature = "v2025-03-26")]
-    "2025-03-26",
-    #[cfg(feature = "v2025-06-18")]
-    "2025-06-18",
-    #[cfg(feature = "v2025-11-25")]
-    "2025-11-25",
-    #[cfg(feature = "v2026-07-28")]
-    "2026-07-28",
-    #[cfg(feature = "draft")]
-    "draft",
-];
-
-/// The -32602 answer to a request that breaks `version`'s rules (first violation's pointer and rule
-/// in the message, all of them, bounded, in `data`), as `rpc::read_message_checked` answers it.
-/// `None` when it keeps them, when the version defines no such request (the application answers
-/// it), or when this build has no module for the version.
-#[cfg_attr(not(any(feature = "v2024-11-05", feature = "v2025-03-26", feature = "v2025-06-18", feature = "v2025-11-25", feature = "v2026-07-28")), allow(unused_variables))]
-pub(crate) fn request(version: &str, id: &Id, method: &str, params: Option<&Value>) -> Option<RpcError> {
-    match version {
-        #[cfg(feature = "v2024-11-05")]
-        "2024-11-05" => with::<mcp_spec_types::v2024_11_05::ClientMessage>(id, method, params),
-        #[cfg(feature = "v2025-03-26")]
-        "2025-03-26" => with::<mcp_spec_types::v2025_03_26::ClientMessage>(id, method, params),
-        #[cfg(feature = "v2025-06-18")]
-        "2025-06-18" => with::<mcp_spec_types::v2025_06_18::ClientMessage>(id, method, params),
-        #[cfg(feature = "v2025-11-25")]
-        "2025-11-25" => with::<mcp_spec_types::v2025_11_25::ClientMessage>(id, method, params),
-        #[cfg(feature = "v2026-07-28")]
-        "2026-07-28" => with::<mcp_spec_types::v2026_07_28::ClientMessage>(id, method, params),
-        #[cfg(feature = "draft")]
-        "draft" => with::<mcp_spec_types::draft::ClientMessage>(id, method, params),
-        _ => None,
-    }
+// One row per module of the generated crate (`for_each_module!`): a version's entry is compiled
+// when the engine's feature of the same name is on; extensions and overlays are not versions.
+macro_rules! built {
+    (@ [$($out:tt)*]) => { &[$($out)*] };
+    (@ [$($out:tt)*] version $name:ident $feature:literal $protocol:literal $base:tt; $($rest:tt)*) => {
+        built!(@ [$($out)* #[cfg(feature = $feature)] $protocol,] $($rest)*)
+    };
+    (@ [$($out:tt)*] $kind:ident $name:ident $feature:literal $protocol:tt $base:tt; $($rest:tt)*) => {
+        built!(@ [$($out)*] $($rest)*)
+    };
+    ($($rows:tt)*) => { built!(@ [] $($rows)*) };
 }
+
+/// The protocol versions whose modules this build has, oldest first: the `version` rows of the
+/// generated crate's module table, so a new version needs no edit here.
+pub(crate) const BUILT: &[&str] = mcp_spec_types::for_each_module!(built);
+
+macro_rules! checks {
+    ($( $kind:ident $name:ident $feature:literal $protocol:tt $base:tt; )*) => {
+        /// The -32602 answer to a request that breaks `version`'s rules (first violation's pointer and rule
+        /// in the message, all of them, bounded, in `data`), as `rpc::read_message_checked` answers it.
+        /// `None` when it keeps them, when the version defines no such request (the application answers
+        /// it), or when this build has no module for the version.
+        #[allow(unused_variables)] // a build without version modules
+        pub(crate) fn request(version: &str, id: &Id, method: &str, params: Option<&Value>) -> Option<RpcError> {
+            $( checks!(@one $kind $name $feature $protocol, version, id, method, params); )*
+            None
+        }
+    };
+    (@one version $name:ident $feature:literal $protocol:literal, $version:ident, $id:ident, $method:ident, $params:ident) => {
+        #[cfg(feature = $feature)]
+        {
+            if $version == $protocol {
+                return with::<mcp_spec_types::$name::ClientMessage>($id, $method, $params);
+            }
+        }
+    };
+    (@one $kind:ident $name:ident $feature:literal $protocol:tt, $version:ident, $id:ident, $method:ident, $params:ident) => {};
+}
+mcp_spec_types::for_each_module!(checks);
 
 #[allow(dead_code)] // unused in a build without version modules
 fn with<M: Envelope + Validate>(id: &Id, method: &str, params: Option<&Value>) -> Option<RpcError> {
@@ -67,4 +69,22 @@ fn with<M: Envelope + Validate>(id: &Id, method: &str, params: Option<&Value>) -
         return None;
     }
     Some(mcp_spec_types::rpc::invalid_params::<Value>(&message, &report).error)
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_spec_types::modules::{ModuleKind, MODULES};
+
+    /// The engine's versions are the generated crate's version modules whose features are on
+    /// (every one with `full`): a version added there is served here without an edit.
+    #[test]
+    fn built_is_the_version_modules_of_the_generated_crate() {
+        let versions: Vec<&str> = MODULES.iter().filter(|m| m.kind == ModuleKind::Version).filter_map(|m| m.protocol).collect();
+        for version in super::BUILT {
+            assert!(versions.contains(version), "{version} is no version module");
+        }
+        #[cfg(feature = "full")]
+        assert_eq!(super::BUILT, versions.as_slice());
+        println!("{} of {} version modules built", super::BUILT.len(), versions.len());
+    }
 }

@@ -1,6 +1,6 @@
 // What both roles share: the table of requests this side sent (pending), the table of requests
-// the peer sent (in flight), and the two queues. The roles decide which incoming requests reach
-// the application; everything else is here.
+// the peer sent (in flight), and the two queues. Each role's `Policy` decides which incoming
+// requests reach the application and what becomes of an answer; everything else is here.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::marker::PhantomData;
@@ -9,13 +9,14 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::table::{Full, Table, Weigh};
 use super::wire::{self, Incoming};
 use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request, Sent, Transmit};
 use mcp_spec_types::rpc::{INVALID_REQUEST, PARSE_ERROR};
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
 use mcp_spec_types::write::WriteJson;
 
-pub(crate) struct Pending {
+pub struct Pending {
     pub method: &'static str,
     pub deadline: Option<Instant>,
     pub progress: bool,
@@ -31,12 +32,6 @@ pub(crate) struct Pending {
     pub on_behalf: Option<Id>,
 }
 
-/// An answer a role took for itself ([`Endpoint::hold_answers`]) instead of the application.
-pub(crate) struct Held {
-    pub pending: Pending,
-    pub outcome: Result<Value, Failure>,
-}
-
 struct InFlight {
     // The spec: `initialize` is never cancelled, so a cancellation of it is ignored.
     cancellable: bool,
@@ -49,10 +44,12 @@ struct InFlight {
     batch: Option<u64>,
 }
 
-/// What a role does with an incoming request once the endpoint has read it.
-pub(crate) enum Route {
-    /// The application gets it as [`Event::Request`].
-    Offer,
+/// What a role does with an incoming request once the endpoint has read it (public in name only:
+/// the module is private, and the sealed `Side` names it).
+pub enum Route<K> {
+    /// The application gets it as [`Event::Request`], once the in-flight table takes it; the role
+    /// then keeps `K` for it ([`Policy::offered`]).
+    Offer(K),
     /// Answered now with this result.
     Answer(Value),
     /// Answered now with this error.
@@ -62,59 +59,40 @@ pub(crate) enum Route {
 // JSON-RPC batches (2025-03-26): their members read one by one, their answers written together.
 mod batch;
 pub(crate) use batch::VERSION as BATCH_VERSION;
+// What a role decides: the one trait the endpoint calls.
+mod policy;
+pub(crate) use policy::Policy;
 
-pub(crate) struct Endpoint {
+pub struct Endpoint {
     pub config: Config,
     next_id: i64,
     pending: HashMap<i64, Pending>,
     // Ids this side cancelled or gave up on, oldest first: their late answers are dropped.
     cancelled: HashSet<i64>,
     cancelled_order: VecDeque<i64>,
-    in_flight: HashMap<Id, InFlight>,
-    // The sum of the requests in flight's weights.
-    in_flight_bytes: usize,
+    in_flight: Table<Id, InFlight>,
     // Each line with the peer's request it belongs to, for a transport that routes by request.
     transmit: VecDeque<Transmit>,
     events: VecDeque<Event>,
     // Handles whose request went out again under a new wire id (at most one per pending request).
     retried: HashMap<i64, i64>,
-    /// Answers are held for the role ([`Endpoint::take_held`]) instead of becoming events.
-    pub hold_answers: bool,
-    held: Option<Held>,
-    /// Write `"id": null` (not no `id`) in an error answer to a request whose id did not read:
-    /// the role sets it from the session's version.
-    pub null_id: bool,
-    /// Read JSON-RPC batches (a line that is an array of messages): only a 2025-03-26 session
-    /// has them. The server sets it from its session's version; the client from the version of
-    /// the answer to its `initialize`.
-    pub batches: bool,
     batch: batch::Batches,
 }
 
 impl Endpoint {
     pub fn new(config: Config) -> Self {
         Endpoint {
+            in_flight: Table::refusing(config.max_in_flight, config.max_in_flight_bytes),
             config,
             next_id: 1,
             pending: HashMap::new(),
             cancelled: HashSet::new(),
             cancelled_order: VecDeque::new(),
-            in_flight: HashMap::new(),
-            in_flight_bytes: 0,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             retried: HashMap::new(),
-            hold_answers: false,
-            held: None,
-            null_id: false,
-            batches: false,
             batch: batch::Batches::default(),
         }
-    }
-
-    /// The answer the last line brought, when answers are held.
-    pub fn take_held(&mut self) -> Option<Held> {
-        self.held.take()
     }
 
     pub fn push_event(&mut self, event: Event) {
@@ -138,7 +116,7 @@ impl Endpoint {
     }
 
     pub fn is_in_flight(&self, id: &Id) -> bool {
-        self.in_flight.contains_key(id)
+        self.in_flight.contains(id)
     }
 
     /// `Some(true)` when the peer cancelled its request `id`, `None` when it is not in flight.
@@ -185,7 +163,7 @@ impl Endpoint {
     /// As [`request`](Self::request), on behalf of the peer's request `on_behalf` in flight: the
     /// line and its cancellation are written for it.
     pub fn request_for<R: RequestMethod>(&mut self, on_behalf: &Id, request: &R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
-        if !self.in_flight.contains_key(on_behalf) {
+        if !self.in_flight.contains(on_behalf) {
             return Err(Error::UnknownRequest);
         }
         let handle = self.request(request, now, timeout, false)?.0;
@@ -287,25 +265,19 @@ impl Endpoint {
         }
     }
 
-    /// Reads one line; an incoming request goes to `route` (the role's policy).
-    pub fn handle_line(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route) -> Result<(), Error> {
-        self.handle_line_with(line, route, &mut |_, _| {})
-    }
-
-    /// As [`handle_line`](Self::handle_line), and a notification the endpoint does not consume
-    /// itself is shown to `notified` (the server's lifecycle watches `notifications/initialized`).
-    pub fn handle_line_with(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route, notified: &mut dyn FnMut(&str, Option<&Value>)) -> Result<(), Error> {
+    /// Reads one line; what the role decides goes to `side`.
+    pub fn handle_line<P: Policy>(&mut self, line: &[u8], side: &mut P) -> Result<(), Error> {
         self.room_to_read()?;
-        if self.batches && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-            self.handle_batch(line, route, notified);
+        if side.batches() && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+            self.handle_batch(line, side);
             return Ok(());
         }
-        self.handle_message(wire::classify(line), route, notified);
+        self.handle_message(wire::classify(line), side);
         Ok(())
     }
 
     /// One message (a line, or a member of a batch).
-    pub(super) fn handle_message(&mut self, message: Result<Incoming, wire::Unreadable>, route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route, notified: &mut dyn FnMut(&str, Option<&Value>)) {
+    pub(super) fn handle_message<P: Policy>(&mut self, message: Result<Incoming, wire::Unreadable>, side: &mut P) {
         let message = match message {
             Ok(m) => m,
             Err(bad) => {
@@ -315,74 +287,69 @@ impl Endpoint {
                         Dropped::NotJson(_) => RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None },
                         why => RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {}", why.describe()), data: None },
                     };
-                    self.reply(id.as_ref(), wire::error(id.as_ref(), self.null_id, &error));
+                    self.reply(id.as_ref(), wire::error(id.as_ref(), side.null_id(), &error));
                 }
                 return self.events.push_back(Event::Dropped(bad.reason));
             }
         };
         match message {
-            Incoming::Request { id, method, params } => self.request_in(id, method, params, route),
+            Incoming::Request { id, method, params } => self.request_in(id, method, params, side),
             Incoming::Notification { method, params } => {
-                notified(&method, params.as_ref());
+                side.notified(&method, params.as_ref());
                 self.notification(method, params)
             }
-            Incoming::Result { id, result } => self.answer(id, Ok(result)),
-            Incoming::Error { id: Some(id), error } => self.answer(id, Err(Failure::Rpc(error))),
+            Incoming::Result { id, result } => self.answer(id, Ok(result), side),
+            Incoming::Error { id: Some(id), error } => self.answer(id, Err(Failure::Rpc(error)), side),
             Incoming::Error { id: None, error } => self.events.push_back(Event::Dropped(Dropped::ErrorWithoutId(error))),
         }
     }
 
     /// A request of the peer's: answered now, refused, or in flight and offered to the application.
-    fn request_in(&mut self, id: Id, method: String, params: Option<Value>, route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route) {
+    fn request_in<P: Policy>(&mut self, id: Id, method: String, params: Option<Value>, side: &mut P) {
         let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
         if let Some(too_long) = self.too_long(&id, token) {
             // A long id is not written back (it could be the line's size): `null`, as for an unreadable id.
             let echo = (too_long != "id").then_some(&id);
             let message = format!("Invalid Request: the {too_long} is longer than {} bytes", self.config.max_id_len);
-            self.reply(echo, wire::error(echo, self.null_id, &RpcError { code: INVALID_REQUEST, message, data: None }));
+            self.reply(echo, wire::error(echo, side.null_id(), &RpcError { code: INVALID_REQUEST, message, data: None }));
             let why = if echo.is_some() { "a progress token longer than `Config::max_id_len`" } else { "an id longer than `Config::max_id_len`" };
             return self.events.push_back(Event::Dropped(Dropped::Malformed(why)));
         }
-        if self.in_flight.contains_key(&id) {
+        if self.in_flight.contains(&id) {
             let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
             return self.reply(Some(&id), wire::error(Some(&id), false, &error));
         }
-        match route(&id, &method, params.as_ref()) {
+        match side.route(&id, &method, params.as_ref()) {
             Route::Answer(result) => self.reply(Some(&id), wire::result(&id, &result)),
             Route::Refuse(error) => self.reply(Some(&id), wire::error(Some(&id), false, &error)),
-            Route::Offer => {
-                let weight = weight(&id, &method, params.as_ref());
-                let message = if self.in_flight.len() >= self.config.max_in_flight {
-                    format!("too many requests in flight (at most {})", self.config.max_in_flight)
-                } else if self.in_flight_bytes + weight > self.config.max_in_flight_bytes {
-                    format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes)
-                } else {
-                    let (token, batch) = (token.cloned(), self.batch_joined(&id));
-                    self.in_flight_bytes += weight;
-                    self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false, weight, batch });
-                    return self.events.push_back(Event::Request(Request { id, method, params }));
+            Route::Offer(kept) => {
+                let weight = weight(&method, params.as_ref());
+                let entry = InFlight { cancellable: method != "initialize", token: token.cloned(), last_progress: None, cancelled: false, weight, batch: None };
+                let message = match self.in_flight.try_insert(id.clone(), entry) {
+                    Err(Full::Count) => format!("too many requests in flight (at most {})", self.config.max_in_flight),
+                    Err(Full::Bytes) => format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes),
+                    Ok(_) => {
+                        let batch = self.batch_joined(&id);
+                        if let Some(f) = self.in_flight.get_mut(&id) {
+                            f.batch = batch;
+                        }
+                        side.offered(&id, kept);
+                        return self.events.push_back(Event::Request(Request { id, method, params }));
+                    }
                 };
                 self.reply(Some(&id), wire::error(Some(&id), false, &RpcError { code: mcp_spec_types::rpc::INTERNAL_ERROR, message, data: None }));
             }
         }
     }
 
-    fn answer(&mut self, id: Id, outcome: Result<Value, Failure>) {
+    fn answer<P: Policy>(&mut self, id: Id, outcome: Result<Value, Failure>, side: &mut P) {
         let own = match id {
             Id::Number(n) => n,
             Id::String(_) => return self.events.push_back(Event::Dropped(Dropped::UnknownId(id))),
         };
         if let Some(pending) = self.pending.remove(&own) {
             self.retried.remove(&pending.handle);
-            // The session's version decides whether the server's batches are read.
-            if pending.method == "initialize" {
-                self.batches = outcome.as_ref().is_ok_and(|r| r.get("protocolVersion").and_then(Value::as_str) == Some(batch::VERSION));
-            }
-            if self.hold_answers {
-                self.held = Some(Held { pending, outcome });
-            } else {
-                self.events.push_back(Event::Answer(Answer { id: pending.handle, outcome }));
-            }
+            side.answered(self, pending, outcome);
         } else if self.cancelled.contains(&own) {
             self.events.push_back(Event::Dropped(Dropped::AfterCancel(own)));
         } else {
@@ -417,9 +384,7 @@ impl Endpoint {
     }
 
     fn forget_in_flight(&mut self, id: &Id) {
-        if let Some(f) = self.in_flight.remove(id) {
-            self.in_flight_bytes -= f.weight;
-        }
+        self.in_flight.remove(id);
     }
 
     /// Which of a request's id and progress token is longer than `Config::max_id_len`.
@@ -513,17 +478,20 @@ fn cancelled_line(id: i64, reason: Option<&str>) -> Vec<u8> {
     wire::notification("notifications/cancelled", params)
 }
 
-/// What a request in flight keeps, in bytes: its id, its progress token, its method, and the
-/// client capabilities of a 2026-07-28 request's `_meta` (the server keeps them with it).
-fn weight(id: &Id, method: &str, params: Option<&Value>) -> usize {
-    let id_len = match id {
-        Id::Number(_) => 8,
-        Id::String(s) => s.len(),
-    };
+/// What a request in flight keeps besides its id (the table weighs that), in bytes: its
+/// progress token, its method, and the client capabilities of a 2026-07-28 request's `_meta`
+/// (the server keeps them with it).
+fn weight(method: &str, params: Option<&Value>) -> usize {
     let meta = params.and_then(|p| p.get("_meta"));
     let token = meta.and_then(|m| m.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN)).map_or(0, json_len);
     let capabilities = meta.and_then(|m| m.get(mcp_spec_types::negotiate::CLIENT_CAPABILITIES_META_KEY)).map_or(0, json_len);
-    id_len + token + method.len() + capabilities
+    token + method.len() + capabilities
+}
+
+impl Weigh for InFlight {
+    fn weight(&self) -> usize {
+        self.weight
+    }
 }
 
 /// About the bytes `value` takes as JSON text (a lower bound of what it takes in memory).

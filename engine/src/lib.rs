@@ -110,14 +110,18 @@ mod endpoint;
 mod info;
 mod level;
 mod server;
+mod shared;
 mod wire;
 
-pub use client::Client;
+pub use client::{Client, ClientSide};
+pub use shared::{Engine, Side};
 pub use info::ServerInfo;
 pub use level::LogLevel;
-pub use server::Server;
+pub use server::{Server, ServerSide};
 // The roles' bookkeeping seen from outside, for both sides at once (the checker's session rules).
 pub mod observe;
+// One table bounded by count and bytes for every model of requests in flight.
+pub mod table;
 
 #[cfg(test)]
 mod tests;
@@ -246,7 +250,8 @@ impl<R: RequestMethod> Handle<R> {
             return Err(RequestError::OtherRequest(answer));
         }
         match answer.outcome {
-            Ok(result) => mcp_spec_types::runtime::result_for::<R>(&result).map_err(|e| RequestError::Unreadable(e.to_string())),
+            // Read from the `Value` the engine read, taken (not copied, not written out again).
+            Ok(result) => serde_json::from_value::<R::Result>(result).map_err(|e| RequestError::Unreadable(e.to_string())),
             Err(Failure::Rpc(error)) => Err(RequestError::Rpc(error)),
             Err(Failure::TimedOut) => Err(RequestError::TimedOut),
             Err(Failure::UnsupportedVersion { requested, supported }) => Err(RequestError::UnsupportedVersion { requested, supported }),
@@ -320,16 +325,16 @@ pub struct Request {
 }
 
 impl Request {
-    /// Reads the request as a version's request type, e.g. `v2025_11_25::CreateMessageRequest`.
+    /// Reads the request as a version's request type, e.g. `v2025_11_25::CreateMessageRequest`:
+    /// once, from the `params` the engine read (no copy of them, no JSON text in between).
     pub fn read<R: RequestMethod>(&self) -> Result<R, serde_json::Error> {
-        let mut o = Map::new();
-        o.insert("jsonrpc".into(), Value::from("2.0"));
-        o.insert("id".into(), self.id.to_value());
-        o.insert("method".into(), Value::from(self.method.as_str()));
+        use serde::de::value::MapDeserializer;
+        let (jsonrpc, id, method) = (Value::from("2.0"), self.id.to_value(), Value::from(self.method.as_str()));
+        let mut members = vec![("jsonrpc", &jsonrpc), ("id", &id), ("method", &method)];
         if let Some(params) = &self.params {
-            o.insert("params".into(), params.clone());
+            members.push(("params", params));
         }
-        mcp_spec_types::from_slice(&wire::line(o))
+        R::deserialize(MapDeserializer::new(members.into_iter()))
     }
 
     /// `params._meta[key]`, e.g. [`negotiate::LOG_LEVEL_META_KEY`](mcp_spec_types::negotiate::LOG_LEVEL_META_KEY).
@@ -452,7 +457,7 @@ pub enum Sent {
     Dropped,
 }
 
-pub(crate) fn refuse(code: i64, message: String) -> Route {
+pub(crate) fn refuse<K>(code: i64, message: String) -> Route<K> {
     Route::Refuse(RpcError { code, message, data: None })
 }
 

@@ -7,8 +7,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::endpoint::Held;
-use super::{Answer, Client, Error, Event, Failure, Id, Request, Sent, CLIENT_CAPABILITY_OF};
+use super::client::ClientSide;
+use super::endpoint::{Endpoint, Pending};
+use super::{Answer, Error, Event, Failure, Id, Request, Sent, CLIENT_CAPABILITY_OF};
 use mcp_spec_types::runtime::{meta, RpcError};
 
 /// The spec's error code for a version the server does not support (2026-07-28).
@@ -20,7 +21,7 @@ const MAX_INPUTS: usize = 64;
 const MAX_VERSIONS: usize = 64;
 
 /// What a client of a per-request version puts in the `_meta` of every request (see
-/// [`Client::per_request`]): `io.modelcontextprotocol/protocolVersion` and
+/// [`Client::per_request`](crate::Client::per_request)): `io.modelcontextprotocol/protocolVersion` and
 /// `.../clientCapabilities` always (the engine's values replace the request's), `.../clientInfo`
 /// and `.../logLevel` when set and the request has none of its own.
 #[derive(Debug, Clone)]
@@ -73,7 +74,7 @@ fn input_id(handle: i64, key: &str) -> Id {
     Id::String(format!("input/{handle}/{key}"))
 }
 
-impl Client {
+impl ClientSide {
     /// Puts the per-request keys in the request's `params._meta`.
     pub(super) fn stamp(&self, object: &mut Map<String, Value>) -> Result<(), Error> {
         let Some(per) = &self.per_request else { return Ok(()) };
@@ -97,23 +98,22 @@ impl Client {
     }
 
     /// What becomes of an answer to a per-request client's request.
-    pub(super) fn on_held(&mut self, held: Held) {
-        let Held { pending, outcome } = held;
+    pub(super) fn on_answer(&mut self, endpoint: &mut Endpoint, pending: Pending, outcome: Result<Value, Failure>) {
         let handle = pending.handle;
         let fail = |why: String| Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(why)) });
         let Some(object) = pending.original else {
-            return self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome }));
+            return endpoint.push_event(Event::Answer(Answer { id: handle, outcome }));
         };
         match &outcome {
             Ok(result) if result.get("resultType").and_then(Value::as_str) == Some("input_required") => {
                 let round = pending.rounds + 1;
                 let max = self.per_request.as_ref().map_or(0, |p| p.max_rounds);
                 if round > max {
-                    return self.endpoint.push_event(fail(format!("more than {max} input rounds")));
+                    return endpoint.push_event(fail(format!("more than {max} input rounds")));
                 }
-                let (inputs, state) = match self.read_input_required(result) {
+                let (inputs, state) = match self.read_input_required(result, endpoint.config.max_id_len) {
                     Ok(read) => read,
-                    Err(why) => return self.endpoint.push_event(fail(why)),
+                    Err(why) => return endpoint.push_event(fail(why)),
                 };
                 let keys = inputs.iter().map(|(key, _, _)| (key.clone(), None)).collect();
                 let waiting = Waiting { method: pending.method, object: *object, deadline: pending.deadline, progress: pending.progress, rounds: round, inputs: keys, state };
@@ -122,11 +122,11 @@ impl Client {
                 // past the queue's bound.
                 for (key, method, params) in inputs {
                     self.inputs.insert(input_id(handle, &key), (handle, key.clone()));
-                    self.endpoint.push_event(Event::Request(Request { id: input_id(handle, &key), method, params }));
+                    endpoint.push_event(Event::Request(Request { id: input_id(handle, &key), method, params }));
                 }
                 // Only `requestState` (load shedding): the request goes again at once.
                 if self.waiting.get(&handle).is_some_and(|w| w.inputs.is_empty()) {
-                    self.retry_with_input(handle);
+                    self.retry_with_input(endpoint, handle);
                 }
             }
             Err(Failure::Rpc(e)) if e.code == UNSUPPORTED_PROTOCOL_VERSION => {
@@ -139,19 +139,19 @@ impl Client {
                     Some(version) if !pending.version_retried => {
                         self.version = version;
                         let mut object = *object;
-                        if self.stamp(&mut object).is_ok() && self.endpoint.send(pending.method, object.clone(), Some((handle, pending.rounds, true)), pending.deadline, pending.progress, Some(object)).is_ok() {
+                        if self.stamp(&mut object).is_ok() && endpoint.send(pending.method, object.clone(), Some((handle, pending.rounds, true)), pending.deadline, pending.progress, Some(object)).is_ok() {
                             return;
                         }
-                        self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome }));
+                        endpoint.push_event(Event::Answer(Answer { id: handle, outcome }));
                     }
-                    _ => self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::UnsupportedVersion { requested, supported }) })),
+                    _ => endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::UnsupportedVersion { requested, supported }) })),
                 }
             }
-            _ => self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome })),
+            _ => endpoint.push_event(Event::Answer(Answer { id: handle, outcome })),
         }
     }
 
-    fn read_input_required(&self, result: &Value) -> Result<(Vec<(String, String, Option<Value>)>, Option<String>), String> {
+    fn read_input_required(&self, result: &Value, max_id_len: usize) -> Result<(Vec<(String, String, Option<Value>)>, Option<String>), String> {
         let state = match result.get("requestState") {
             None => None,
             Some(Value::String(s)) => Some(s.clone()),
@@ -169,8 +169,8 @@ impl Client {
         let mut inputs = Vec::with_capacity(requests.len());
         for (key, request) in requests {
             // The key becomes the id the input request is offered under.
-            if key.len() > self.endpoint.config.max_id_len {
-                return Err(format!("an input request key is longer than {} bytes", self.endpoint.config.max_id_len));
+            if key.len() > max_id_len {
+                return Err(format!("an input request key is longer than {max_id_len} bytes"));
             }
             let method = request.get("method").and_then(Value::as_str).ok_or_else(|| format!("input request `{key}` has no method"))?;
             let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == method) else {
@@ -188,14 +188,8 @@ impl Client {
         Ok((inputs, state))
     }
 
-    /// Whether `id` is one of the input requests of an `InputRequiredResult`; the id of the
-    /// request it is for ([`Handle::id`](super::Handle::id)).
-    pub fn input_for(&self, id: &Id) -> Option<i64> {
-        self.inputs.get(id).map(|(handle, _)| *handle)
-    }
-
     /// The application's answer to an input request; `Ok(None)`: `id` is no input request.
-    pub(super) fn answer_input(&mut self, id: &Id, answer: Result<Value, &RpcError>) -> Result<Option<Sent>, Error> {
+    pub(super) fn answer_input(&mut self, endpoint: &mut Endpoint, id: &Id, answer: Result<Value, &RpcError>) -> Result<Option<Sent>, Error> {
         let Some((handle, key)) = self.inputs.get(id).cloned() else { return Ok(None) };
         let waiting = self.waiting.get_mut(&handle).ok_or(Error::UnknownRequest)?;
         match answer {
@@ -205,14 +199,14 @@ impl Client {
                 }
                 self.inputs.remove(id);
                 if waiting.inputs.iter().all(|(_, r)| r.is_some()) {
-                    self.retry_with_input(handle);
+                    self.retry_with_input(endpoint, handle);
                 }
             }
             // An input response has no error form: the request fails, as the application decided.
             Err(error) => {
-                self.drop_waiting(handle, None);
+                self.drop_waiting(endpoint, handle, None);
                 let why = format!("the application refused input `{key}`: {} {}", error.code, error.message);
-                self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(why)) }));
+                endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(why)) }));
             }
         }
         Ok(Some(Sent::Written))
@@ -220,13 +214,13 @@ impl Client {
 
     /// Forgets a request waiting for input; its unanswered input requests are cancelled for the
     /// application (`reason` given) or silently.
-    pub(super) fn drop_waiting(&mut self, handle: i64, reason: Option<&str>) -> bool {
+    pub(super) fn drop_waiting(&mut self, endpoint: &mut Endpoint, handle: i64, reason: Option<&str>) -> bool {
         let Some(waiting) = self.waiting.remove(&handle) else { return false };
         for (key, response) in waiting.inputs {
             let id = input_id(handle, &key);
             if self.inputs.remove(&id).is_some() && response.is_none() {
                 if let Some(reason) = reason {
-                    self.endpoint.push_event(Event::Cancelled { id, reason: Some(reason.to_owned()) });
+                    endpoint.push_event(Event::Cancelled { id, reason: Some(reason.to_owned()) });
                 }
             }
         }
@@ -235,7 +229,7 @@ impl Client {
 
     /// Sends a request again with the responses to its input requests and the server's
     /// `requestState` (none when the server sent none), under a new id.
-    fn retry_with_input(&mut self, handle: i64) {
+    fn retry_with_input(&mut self, endpoint: &mut Endpoint, handle: i64) {
         let Some(waiting) = self.waiting.remove(&handle) else { return };
         let mut object = waiting.object.clone();
         let sent = self.stamp(&mut object).and_then(|()| {
@@ -252,10 +246,10 @@ impl Client {
             }
             let retry = Some((handle, waiting.rounds, false));
             // Past the write queue's bound if need be: one line per request that was allowed in.
-            self.endpoint.send_anyway(waiting.method, object, retry, waiting.deadline, waiting.progress, Some(waiting.object.clone()))
+            endpoint.send_anyway(waiting.method, object, retry, waiting.deadline, waiting.progress, Some(waiting.object.clone()))
         });
         if let Err(e) = sent {
-            self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(format!("the retry was not sent: {e}"))) }));
+            endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(format!("the retry was not sent: {e}"))) }));
         }
     }
 }

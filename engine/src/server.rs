@@ -6,13 +6,15 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::endpoint::{Endpoint, Route};
+use super::endpoint::{Endpoint, Policy, Route};
 use super::info::ServerInfo;
 use super::level::LogLevel;
-use super::{capability_names, check, notification_params, refuse, Config, Error, Event, Handle, Id, Sent, Transmit, CLIENT_CAPABILITY_OF};
+use super::shared::{Engine, Side};
+use super::{capability_names, check, refuse, Config, Error, Handle, Id, Sent, CLIENT_CAPABILITY_OF};
 use mcp_spec_types::negotiate::{self, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
+use mcp_spec_types::write::WriteJson;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Lifecycle {
@@ -29,7 +31,8 @@ enum Lifecycle {
 
 // A request of a client that sent no `initialize` (2026-07-28): what its `_meta` said, kept only
 // while the request is in flight, never for the next one.
-struct PerRequest {
+#[doc(hidden)]
+pub struct PerRequest {
     version: String,
     method: String,
     capabilities: Value,
@@ -37,13 +40,17 @@ struct PerRequest {
 }
 
 // What an offered request leaves to do once the endpoint has it in flight (a full table answers it instead).
-enum Offered {
-    Initialize { id: Id, params: Option<Value> },
-    PerRequest(Id, PerRequest),
+#[doc(hidden)]
+pub enum Offered {
+    Session,
+    Initialize(Option<Value>),
+    PerRequest(PerRequest),
 }
 
-// Everything but the endpoint, so that the routing closure borrows it beside the endpoint.
-struct State {
+/// The server's side of the engine: the lifecycle, the session's version and level, and what each
+/// 2026-07-28 request's `_meta` said. Made by [`Server::new`], [`Server::with_info`] and
+/// [`Server::stateless`].
+pub struct ServerSide {
     info: Option<ServerInfo>,
     // No session can start: every request is per request.
     stateless: bool,
@@ -57,19 +64,17 @@ struct State {
     log_level: Option<LogLevel>,
     // At most one entry per request in flight.
     per_request: HashMap<Id, PerRequest>,
-    offered: Option<Offered>,
 }
 
 /// The server role: lifecycle, version negotiation, validation of what arrives, the in-flight
-/// table, cancellation, progress, `ping`, logging, and 2026-07-28's per-request protocol. See the
-/// [module docs](super).
-pub struct Server {
-    endpoint: Endpoint,
-    state: State,
-}
+/// table, cancellation, progress, `ping`, logging, and 2026-07-28's per-request protocol; its
+/// shared methods are [`Engine`]'s. See the [crate docs](crate).
+pub type Server = Engine<ServerSide>;
+
+impl Side for ServerSide {}
 
 impl Server {
-    /// A server whose application answers `initialize` itself (as [`Event::Request`]); the
+    /// A server whose application answers `initialize` itself (as [`Event::Request`](crate::Event::Request)); the
     /// session's version is then the one its answer names. Serves no per-request version.
     pub fn new(config: Config) -> Self {
         Server::build(config, None)
@@ -89,12 +94,12 @@ impl Server {
     /// `server/discover` and in -32022's list).
     pub fn stateless(config: Config, info: ServerInfo) -> Self {
         let mut server = Server::build(config, Some(info));
-        server.state.stateless = true;
+        server.side.stateless = true;
         server
     }
 
     fn build(config: Config, info: Option<ServerInfo>) -> Self {
-        let state = State {
+        let side = ServerSide {
             stateless: false,
             info,
             validate: config.validate,
@@ -105,79 +110,8 @@ impl Server {
             client_declared: Vec::new(),
             log_level: None,
             per_request: HashMap::new(),
-            offered: None,
         };
-        Server { endpoint: Endpoint::new(config), state }
-    }
-
-    /// Reads one line from the client. [`Error::QueueFull`]: the line was not read; drain the
-    /// queues and hand it in again.
-    pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
-        let state = &mut self.state;
-        let mut initialized = false;
-        self.endpoint.handle_line_with(line, &mut |id, method, params| state.route(id, method, params), &mut |method, _| initialized |= method == "notifications/initialized")?;
-        if initialized && self.state.lifecycle == Lifecycle::Initialized {
-            self.state.lifecycle = Lifecycle::Ready;
-        }
-        match self.state.offered.take() {
-            Some(Offered::Initialize { id, params }) if self.endpoint.is_in_flight(&id) => {
-                self.state.client_declared = capability_names(params.as_ref());
-                self.state.initialize = params;
-                self.state.lifecycle = Lifecycle::Initializing(id);
-            }
-            Some(Offered::PerRequest(id, p)) if self.endpoint.is_in_flight(&id) => {
-                self.state.per_request.insert(id, p);
-            }
-            _ => {}
-        }
-        self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
-        self.endpoint.batches = self.state.version.as_deref() == Some(super::endpoint::BATCH_VERSION);
-        Ok(())
-    }
-
-    /// Answers the client's request `id` with `result`. [`Sent::Dropped`]: the client had
-    /// cancelled it, nothing was written. A successful answer to `initialize` starts the session,
-    /// in the version its `protocolVersion` names. A 2026-07-28 result gets `resultType`
-    /// (`"complete"` unless set), the server's identity in `_meta`, and, when cacheable and
-    /// without them, `ttlMs: 0` and `cacheScope: "private"`.
-    ///
-    /// `result` is any type of this crate or a `Value` (a type of your own: its `Value`). It is
-    /// written as it is (its [`WriteJson`](mcp_spec_types::WriteJson)); only what the engine completes or
-    /// reads (a 2026-07-28 result, the `initialize` answer) is made a `Value` first.
-    pub fn respond<T: Serialize + mcp_spec_types::WriteJson + ?Sized>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
-        let per_request = self.state.info.as_ref().and_then(|info| Some((info, self.state.per_request.get(id)?)));
-        let initializing = self.state.lifecycle == Lifecycle::Initializing(id.clone());
-        if per_request.is_none() && !initializing {
-            let sent = self.endpoint.respond(id, result)?;
-            self.state.per_request.remove(id);
-            return Ok(sent);
-        }
-        let mut result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
-        if let Some((info, p)) = per_request {
-            info.complete(&p.method, &mut result);
-        }
-        let sent = self.endpoint.respond(id, &result)?;
-        self.state.per_request.remove(id);
-        if initializing {
-            self.state.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
-            self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
-        self.endpoint.batches = self.state.version.as_deref() == Some(super::endpoint::BATCH_VERSION);
-            self.state.lifecycle = Lifecycle::Initialized;
-        }
-        Ok(sent)
-    }
-
-    /// Answers the client's request `id` with an error. An error to `initialize` leaves the
-    /// session where it was: only `ping` and a new `initialize` are answered.
-    pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
-        let sent = self.endpoint.respond_error(id, error)?;
-        self.state.per_request.remove(id);
-        if self.state.lifecycle == Lifecycle::Initializing(id.clone()) {
-            self.state.lifecycle = Lifecycle::New;
-            self.state.initialize = None;
-            self.state.client_declared.clear();
-        }
-        Ok(sent)
+        Engine::with_side(config, side)
     }
 
     /// Answers a 2026-07-28 request with an `InputRequiredResult`: the client is to fulfil
@@ -190,7 +124,7 @@ impl Server {
     /// The state comes back from the client as it likes: protect what it must not change (e.g. a
     /// MAC over it).
     pub fn respond_input_required(&mut self, id: &Id, input_requests: Map<String, Value>, request_state: Option<&str>) -> Result<Sent, Error> {
-        let (Some(p), Some(info)) = (self.state.per_request.get(id), &self.state.info) else {
+        let (Some(p), Some(info)) = (self.side.per_request.get(id), &self.side.info) else {
             return Err(if self.endpoint.is_in_flight(id) { Error::NotPerRequest } else { Error::UnknownRequest });
         };
         if input_requests.is_empty() && request_state.is_none() {
@@ -215,7 +149,7 @@ impl Server {
         let mut result = Value::Object(result);
         info.complete(&p.method, &mut result);
         let sent = self.endpoint.respond(id, &result)?;
-        self.state.per_request.remove(id);
+        self.side.per_request.remove(id);
         Ok(sent)
     }
 
@@ -226,12 +160,6 @@ impl Server {
         self.endpoint.progress(id, progress, total, message)
     }
 
-    /// Sends a notification (e.g. `notifications/tools/list_changed`).
-    pub fn notify<N: mcp_spec_types::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
-        let params = notification_params(notification)?;
-        self.endpoint.notify(None, N::METHOD, params)
-    }
-
     /// Writes a log message (`notifications/message`) for the session: [`Sent::Dropped`] when
     /// `level` is below the level the client set with `logging/setLevel` (none set: every level is
     /// sent). Refused before `initialize` is answered, and for a server without a session (a
@@ -240,7 +168,7 @@ impl Server {
         if !self.is_initialized() {
             return Err(Error::NotInitialized);
         }
-        if self.state.log_level.is_some_and(|min| level < min) {
+        if self.side.log_level.is_some_and(|min| level < min) {
             return Ok(Sent::Dropped);
         }
         self.write_log(None, level, logger, data)
@@ -252,12 +180,12 @@ impl Server {
     /// client cancelled the request.
     pub fn log_for<T: Serialize>(&mut self, id: &Id, level: LogLevel, logger: Option<&str>, data: &T) -> Result<Sent, Error> {
         let cancelled = self.endpoint.is_cancelled(id).ok_or(Error::UnknownRequest)?;
-        let min = match self.state.per_request.get(id) {
+        let min = match self.side.per_request.get(id) {
             Some(p) => match p.log_level {
                 Some(min) => Some(min),
                 None => return Ok(Sent::Dropped),
             },
-            None => self.state.log_level,
+            None => self.side.log_level,
         };
         if cancelled || min.is_some_and(|min| level < min) {
             return Ok(Sent::Dropped);
@@ -277,7 +205,7 @@ impl Server {
     }
 
     /// Sends a request to the client (its id replaced by the engine's); the answer comes as
-    /// [`Event::Answer`]. Refused until the client's `notifications/initialized` (but `ping`), so
+    /// [`Event::Answer`](crate::Event::Answer). Refused until the client's `notifications/initialized` (but `ping`), so
     /// always without a session (2026-07-28: [`respond_input_required`](Self::respond_input_required)
     /// instead), and for `sampling/createMessage`, `elicitation/create` and `roots/list` when the
     /// client did not declare that capability.
@@ -288,7 +216,7 @@ impl Server {
 
     /// As [`request`](Self::request), made while handling the client's request `on_behalf` (in
     /// flight, else [`Error::UnknownRequest`]): [`poll_transmit`](Self::poll_transmit) names that
-    /// request ([`Transmit::request`]) on the line and its `notifications/cancelled` on [`cancel`](Self::cancel) or a timeout, with
+    /// request ([`Transmit::request`](crate::Transmit::request)) on the line and its `notifications/cancelled` on [`cancel`](Self::cancel) or a timeout, with
     /// that request's id, so that an HTTP transport writes them on its stream.
     pub fn request_for<R: RequestMethod>(&mut self, on_behalf: &Id, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
         self.may_request(R::METHOD)?;
@@ -296,51 +224,36 @@ impl Server {
     }
 
     fn may_request(&self, method: &str) -> Result<(), Error> {
-        if method != "ping" && self.state.lifecycle != Lifecycle::Ready {
+        if method != "ping" && self.side.lifecycle != Lifecycle::Ready {
             return Err(Error::NotInitialized);
         }
         if let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == method) {
-            if !self.state.client_declared.iter().any(|d| d == capability) {
+            if !self.side.client_declared.iter().any(|d| d == capability) {
                 return Err(Error::NotDeclared { capability });
             }
         }
         Ok(())
     }
 
-    /// Writes `notifications/cancelled` for a request to the client; a late answer is dropped.
-    pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
-        self.endpoint.cancel(handle.id, reason)
-    }
-
-    /// Gives the answers to the server's requests that are due by `now` up.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        self.endpoint.handle_timeout(now)
-    }
-
-    /// The earliest deadline of a request to the client.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
-    }
-
     /// Whether `initialize` has been answered with a result.
     pub fn is_initialized(&self) -> bool {
-        matches!(self.state.lifecycle, Lifecycle::Initialized | Lifecycle::Ready)
+        matches!(self.side.lifecycle, Lifecycle::Initialized | Lifecycle::Ready)
     }
 
     /// Whether the client sent `notifications/initialized`: from then on the server may send it
     /// requests.
     pub fn is_ready(&self) -> bool {
-        self.state.lifecycle == Lifecycle::Ready
+        self.side.lifecycle == Lifecycle::Ready
     }
 
     /// The session's protocol version, once `initialize` is answered.
     pub fn version(&self) -> Option<&str> {
-        self.state.version.as_deref()
+        self.side.version.as_deref()
     }
 
     /// The version of the client's request `id` in flight: its own (2026-07-28) or the session's.
     pub fn version_of(&self, id: &Id) -> Option<&str> {
-        match self.state.per_request.get(id) {
+        match self.side.per_request.get(id) {
             Some(p) => Some(&p.version),
             None if self.endpoint.is_in_flight(id) => self.version(),
             None => None,
@@ -350,21 +263,21 @@ impl Server {
     /// The client capabilities that hold for its request `id` in flight: those of its `_meta`
     /// (2026-07-28), or those of the session's `initialize`.
     pub fn client_capabilities(&self, id: &Id) -> Option<&Value> {
-        match self.state.per_request.get(id) {
+        match self.side.per_request.get(id) {
             Some(p) => Some(&p.capabilities),
-            None if self.endpoint.is_in_flight(id) => self.state.initialize.as_ref().and_then(|p| p.get("capabilities")),
+            None if self.endpoint.is_in_flight(id) => self.side.initialize.as_ref().and_then(|p| p.get("capabilities")),
             None => None,
         }
     }
 
     /// The params of the client's `initialize` (`capabilities`, `clientInfo`, ...).
     pub fn initialize_params(&self) -> Option<&Value> {
-        self.state.initialize.as_ref()
+        self.side.initialize.as_ref()
     }
 
     /// The level the client set with `logging/setLevel`.
     pub fn log_level(&self) -> Option<LogLevel> {
-        self.state.log_level
+        self.side.log_level
     }
 
     /// Requests of the client's not answered yet (cancelled ones included until answered).
@@ -374,16 +287,79 @@ impl Server {
 
     #[cfg(all(test, feature = "v2026-07-28"))]
     pub(crate) fn state_sizes(&self) -> usize {
-        self.state.per_request.len()
+        self.side.per_request.len()
     }
 
-    /// The next line to write, with the client's request it belongs to ([`Transmit`]).
-    pub fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.endpoint.poll_transmit()
+}
+
+impl Policy for ServerSide {
+    const DIRECTIONS: (&'static str, &'static str) = ("c2s", "s2c");
+    type Kept = Offered;
+
+    fn route(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
+        self.route_request(id, method, params)
     }
 
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.endpoint.poll_event()
+    fn offered(&mut self, id: &Id, kept: Offered) {
+        match kept {
+            Offered::Session => {}
+            Offered::Initialize(params) => {
+                self.client_declared = capability_names(params.as_ref());
+                self.initialize = params;
+                self.lifecycle = Lifecycle::Initializing(id.clone());
+            }
+            Offered::PerRequest(p) => {
+                self.per_request.insert(id.clone(), p);
+            }
+        }
+    }
+
+    fn notified(&mut self, method: &str, _: Option<&Value>) {
+        if method == "notifications/initialized" && self.lifecycle == Lifecycle::Initialized {
+            self.lifecycle = Lifecycle::Ready;
+        }
+    }
+
+    fn null_id(&self) -> bool {
+        needs_null_id(self.version.as_deref())
+    }
+
+    fn batches(&self) -> bool {
+        self.version.as_deref() == Some(super::endpoint::BATCH_VERSION)
+    }
+
+    /// Only what the engine completes or reads (a 2026-07-28 result, the `initialize` answer) is
+    /// made a `Value` first.
+    fn respond<T: Serialize + WriteJson + ?Sized>(&mut self, endpoint: &mut Endpoint, id: &Id, result: &T) -> Result<Sent, Error> {
+        let per_request = self.info.as_ref().and_then(|info| Some((info, self.per_request.get(id)?)));
+        let initializing = self.lifecycle == Lifecycle::Initializing(id.clone());
+        if per_request.is_none() && !initializing {
+            let sent = endpoint.respond(id, result)?;
+            self.per_request.remove(id);
+            return Ok(sent);
+        }
+        let mut result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
+        if let Some((info, p)) = per_request {
+            info.complete(&p.method, &mut result);
+        }
+        let sent = endpoint.respond(id, &result)?;
+        self.per_request.remove(id);
+        if initializing {
+            self.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
+            self.lifecycle = Lifecycle::Initialized;
+        }
+        Ok(sent)
+    }
+
+    fn respond_error(&mut self, endpoint: &mut Endpoint, id: &Id, error: &RpcError) -> Result<Sent, Error> {
+        let sent = endpoint.respond_error(id, error)?;
+        self.per_request.remove(id);
+        if self.lifecycle == Lifecycle::Initializing(id.clone()) {
+            self.lifecycle = Lifecycle::New;
+            self.initialize = None;
+            self.client_declared.clear();
+        }
+        Ok(sent)
     }
 }
 
@@ -391,9 +367,9 @@ fn rpc_error(code: i64, message: String) -> RpcError {
     RpcError { code, message, data: None }
 }
 
-impl State {
+impl ServerSide {
     /// What becomes of a request of the client's.
-    fn route(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route {
+    fn route_request(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
         match self.lifecycle {
             Lifecycle::New if self.stateless => self.per_request(id, method, params),
             Lifecycle::New if method == "initialize" => self.initialize(id, params),
@@ -408,9 +384,9 @@ impl State {
         }
     }
 
-    fn ping(&self) -> Route {
+    fn ping(&self) -> Route<Offered> {
         if self.take_ping {
-            Route::Offer
+            Route::Offer(Offered::Session)
         } else {
             Route::Answer(Value::Object(Map::new()))
         }
@@ -423,7 +399,7 @@ impl State {
         check::request(version, id, method, params)
     }
 
-    fn initialize(&mut self, id: &Id, params: Option<&Value>) -> Route {
+    fn initialize(&mut self, id: &Id, params: Option<&Value>) -> Route<Offered> {
         let proposed = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str).unwrap_or("");
         let built: Vec<&str> = check::BUILT.to_vec();
         let supported = self.info.as_ref().map_or(built, ServerInfo::handshake_versions);
@@ -432,8 +408,7 @@ impl State {
             return Route::Refuse(error);
         }
         let Some(info) = &self.info else {
-            self.offered = Some(Offered::Initialize { id: id.clone(), params: params.cloned() });
-            return Route::Offer;
+            return Route::Offer(Offered::Initialize(params.cloned()));
         };
         let Some(version) = answer else {
             // A server of per-request versions alone has no handshake to offer.
@@ -447,13 +422,13 @@ impl State {
         Route::Answer(result)
     }
 
-    fn session(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route {
+    fn session(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
         let version = self.version.clone().unwrap_or_default();
         if let Some(error) = self.check(&version, id, method, params) {
             return Route::Refuse(error);
         }
         if method != "logging/setLevel" {
-            return Route::Offer;
+            return Route::Offer(Offered::Session);
         }
         if self.info.as_ref().is_some_and(|i| !i.has_capability("logging")) {
             return refuse(METHOD_NOT_FOUND, "Method not found: logging/setLevel (the server did not declare `logging`)".into());
@@ -468,7 +443,7 @@ impl State {
     }
 
     /// A request of a client that sent no `initialize` (2026-07-28).
-    fn per_request(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route {
+    fn per_request(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
         let Some(info) = &self.info else { return refuse(INVALID_REQUEST, "Invalid Request: no initialize".into()) };
         let meta = params.and_then(|p| p.get("_meta"));
         let version = match meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str) {
@@ -499,8 +474,7 @@ impl State {
         };
         let capabilities = meta.and_then(|m| m.get(CLIENT_CAPABILITIES_META_KEY)).cloned().unwrap_or_else(|| json!({}));
         let entry = PerRequest { version, method: method.to_owned(), capabilities, log_level };
-        self.offered = Some(Offered::PerRequest(id.clone(), entry));
-        Route::Offer
+        Route::Offer(Offered::PerRequest(entry))
     }
 }
 

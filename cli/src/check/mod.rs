@@ -46,12 +46,6 @@ struct TaskOrigin {
     result: Option<&'static str>,
 }
 
-impl mcp_spec_engine::observe::Weigh for Req {
-    fn weight(&self) -> usize {
-        Weigh::weight(self)
-    }
-}
-
 impl Weigh for TaskOrigin {
     fn weight(&self) -> usize {
         0
@@ -120,7 +114,7 @@ impl Parked {
 }
 
 fn per_dir<V: Weigh>(cap: usize) -> [Capped<IdKey, V>; 2] {
-    [Capped::new(cap), Capped::new(cap)]
+    [Capped::new(cap, crate::bounded::TABLE_BYTES), Capped::new(cap, crate::bounded::TABLE_BYTES)]
 }
 
 impl Checker {
@@ -319,7 +313,7 @@ mod tests {
     #[test]
     fn pending_is_bounded() {
         let req = Req { module: ModRef::Version(0), method: None, result: None, task: false, uri: None };
-        let mut p = Capped::<IdKey, Req>::new(PENDING_CAP);
+        let mut p = Capped::<IdKey, Req>::new(PENDING_CAP, crate::bounded::TABLE_BYTES);
         for i in 0..(PENDING_CAP as i64 * 5) {
             p.insert(IdKey::Int(i), req.clone());
             if i % 3 == 0 {

@@ -98,7 +98,7 @@ pub(crate) struct Waiting {
     pub sent: SentRequest,
 }
 
-impl observe::Weigh for Waiting {
+impl Weigh for Waiting {
     fn weight(&self) -> usize {
         self.req.as_ref().map_or(0, Weigh::weight) + self.sent.weight()
     }

@@ -19,7 +19,7 @@ pub(crate) struct State {
 
 impl State {
     pub fn new() -> State {
-        State { subscribed: Capped::new(SESSION_CAP), cursors: Capped::new(SESSION_CAP), seen_uris: Capped::new(SESSION_CAP) }
+        State { subscribed: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES), cursors: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES), seen_uris: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES) }
     }
 
     pub fn evicted(&self) -> u64 {

@@ -85,7 +85,7 @@ impl State {
     }
 
     fn tasks(&mut self) -> &mut Capped<Text, Task> {
-        self.tasks.get_or_insert_with(|| Capped::new(SESSION_CAP))
+        self.tasks.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES))
     }
 
     pub(crate) fn observe(&mut self, msg: &Msg, whole: bool, sink: &mut Sink) {
@@ -139,7 +139,7 @@ impl State {
                 let asks = msg.param("notifications").and_then(|n| n.get("taskIds")).and_then(Value::as_array).is_some_and(|ids| !ids.is_empty());
                 if asks && !declared(msg.params) {
                     let id = shown(msg.id.unwrap_or(&Value::Null));
-                    self.listens.get_or_insert_with(|| Capped::new(SESSION_CAP)).insert(Text::of(&id), ());
+                    self.listens.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES)).insert(Text::of(&id), ());
                 }
             }
             _ => {}
@@ -191,7 +191,7 @@ impl State {
                 let task = Task { status: "".into(), origin, unlimited: false, keys: Vec::new(), created_at: Some(msg.line) };
                 // A task id that comes again is a new task: its state starts over.
                 self.tasks().insert(Text::of(id), task);
-                self.creators.get_or_insert_with(|| Capped::new(SESSION_CAP)).insert(Text::of(&req.id), ());
+                self.creators.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES)).insert(Text::of(&req.id), ());
             }
             self.state(result, &msg.pointer("/result"), None, sink);
             return;

@@ -42,7 +42,7 @@ impl Weigh for Compiled {
 
 impl SchemaCache {
     pub fn new() -> SchemaCache {
-        SchemaCache(Capped::new(SCHEMA_CACHE_CAP))
+        SchemaCache(Capped::new(SCHEMA_CACHE_CAP, crate::bounded::TABLE_BYTES))
     }
 }
 
@@ -75,7 +75,7 @@ pub(crate) struct State {
 
 impl State {
     pub fn new() -> State {
-        State { tools: Capped::new(SESSION_CAP), listed: false }
+        State { tools: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES), listed: false }
     }
 
     pub fn evicted(&self) -> u64 {

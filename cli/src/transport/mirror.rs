@@ -38,7 +38,7 @@ pub struct Tools {
 
 impl Default for Tools {
     fn default() -> Tools {
-        Tools { marks: Capped::new(TOOLS_MAX) }
+        Tools { marks: Capped::new(TOOLS_MAX, crate::bounded::TABLE_BYTES) }
     }
 }
 

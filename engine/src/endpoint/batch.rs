@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{Endpoint, Route};
+use super::{Endpoint, Policy};
 use crate::{wire, Dropped, Event, Id};
 use mcp_spec_types::rpc::INVALID_REQUEST;
 use mcp_spec_types::runtime::RpcError;
@@ -38,17 +38,17 @@ struct Open {
 }
 
 impl Endpoint {
-    pub(super) fn handle_batch(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route, notified: &mut dyn FnMut(&str, Option<&Value>)) {
+    pub(super) fn handle_batch<P: Policy>(&mut self, line: &[u8], side: &mut P) {
         let members = match serde_json::from_slice::<Value>(line) {
             Ok(Value::Array(members)) => members,
             // Not JSON (a line that starts with `[` is JSON only as an array): -32700, as any line.
-            _ => return self.handle_message(wire::classify(line), route, notified),
+            _ => return self.handle_message(wire::classify(line), side),
         };
         // Each member may cause an event; the caller drained both queues before the line.
         let room = self.config.max_queued.saturating_sub(self.events.len().max(self.transmit.len()));
         if members.is_empty() || members.len() > room {
             let message = if members.is_empty() { "Invalid Request: an empty batch".to_owned() } else { format!("Invalid Request: a batch of more than {room} messages") };
-            self.write_for(None, wire::error(None, self.null_id, &RpcError { code: INVALID_REQUEST, message, data: None }));
+            self.write_for(None, wire::error(None, side.null_id(), &RpcError { code: INVALID_REQUEST, message, data: None }));
             let why = if members.is_empty() { "an empty batch" } else { "a batch of more messages than `Config::max_queued`" };
             return self.events.push_back(Event::Dropped(Dropped::Malformed(why)));
         }
@@ -57,7 +57,7 @@ impl Endpoint {
         self.batch.open.insert(batch, Open { waiting: 0, answers: Vec::new(), first: None });
         self.batch.reading = Some(batch);
         for member in members {
-            self.handle_message(wire::classify_value(member), route, notified);
+            self.handle_message(wire::classify_value(member), side);
         }
         self.batch.reading = None;
         self.batch_done(batch);

@@ -38,7 +38,9 @@ mod tests;
 
 use serde_json::{Map, Value};
 
-use table::{Key, Table};
+use table::Key;
+
+use crate::table::Table;
 
 /// The way a message travelled: [`negotiate::Direction`](mcp_spec_types::negotiate::Direction), one type
 /// under both names.
@@ -65,16 +67,8 @@ impl Default for ObserverConfig {
 }
 
 /// What an attachment weighs beyond its fixed size, roughly: it counts against
-/// [`ObserverConfig::max_bytes`].
-pub trait Weigh {
-    fn weight(&self) -> usize;
-}
-
-impl Weigh for () {
-    fn weight(&self) -> usize {
-        0
-    }
-}
+/// [`ObserverConfig::max_bytes`]. The bounded table's trait: one for every table.
+pub use crate::table::Weigh;
 
 /// A request in flight.
 #[derive(Debug)]
@@ -148,11 +142,25 @@ pub enum Observation {
 
 /// An answered or cancelled request (by id), or the token of one.
 #[derive(Debug, Clone, Copy)]
-struct Ended {
+pub(crate) struct Ended {
     request_at: u64,
     /// Where it was answered or cancelled.
     at: u64,
     cancelled: bool,
+}
+
+// Fixed-size: nothing beyond its slot.
+impl Weigh for Ended {
+    fn weight(&self) -> usize {
+        0
+    }
+}
+
+/// The attachment's weight and the token's.
+impl<T: Weigh> Weigh for InFlight<T> {
+    fn weight(&self) -> usize {
+        self.attachment.weight() + self.token.as_ref().map_or(0, Weigh::weight)
+    }
 }
 
 #[derive(Default)]
@@ -167,11 +175,11 @@ struct Lifecycle {
 /// One model of a session's requests in flight, seen from outside: see the [module docs](self).
 pub struct Observer<T = ()> {
     // Per direction the request travelled.
-    open: [Table<InFlight<T>>; 2],
-    ended: [Table<Ended>; 2],
+    open: [Table<Key, InFlight<T>>; 2],
+    ended: [Table<Key, Ended>; 2],
     // The token of each request in flight that carried one: the request's id.
-    tokens: [Table<Key>; 2],
-    ended_tokens: [Table<Ended>; 2],
+    tokens: [Table<Key, Key>; 2],
+    ended_tokens: [Table<Key, Ended>; 2],
     lifecycle: Lifecycle,
 }
 
@@ -179,13 +187,10 @@ fn token_of(params: Option<&Value>) -> Option<Key> {
     params?.get("_meta")?.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN).and_then(Key::of)
 }
 
-// Fixed-size values weigh nothing beyond their slot.
-const NOTHING: usize = 0;
-
 impl<T: Weigh> Observer<T> {
     pub fn new(config: ObserverConfig) -> Self {
         let b = config.max_bytes;
-        fn t<V>(cap: usize, bytes: usize) -> [Table<V>; 2] {
+        fn t<V: Weigh>(cap: usize, bytes: usize) -> [Table<Key, V>; 2] {
             [Table::new(cap, bytes), Table::new(cap, bytes)]
         }
         Observer { open: t(config.max_in_flight, b), ended: t(config.max_ended, b), tokens: t(config.max_in_flight, b), ended_tokens: t(config.max_ended, b), lifecycle: Lifecycle::default() }
@@ -226,7 +231,7 @@ impl<T: Weigh> Observer<T> {
 
     /// Requests travelling `dir` still in flight, oldest first.
     pub fn in_flight(&self, dir: Direction) -> impl Iterator<Item = &InFlight<T>> {
-        self.open[dir.index()].iter_in_order()
+        self.open[dir.index()].iter_in_order().map(|(_, v)| v)
     }
 
     /// How many requests travelling `dir` are in flight.
@@ -280,7 +285,7 @@ impl<T: Weigh> Observer<T> {
             if let Some(req) = self.open[i].remove(&key) {
                 let ended = Ended { request_at: req.at, at, cancelled: false };
                 self.end_token(d, &key, req.token.as_ref(), ended);
-                self.ended[i].insert(key, ended, NOTHING);
+                self.ended[i].insert(key, ended);
                 seen.direction = Some(d.opposite());
                 seen.answered = Some(Answered { request: d, at: req.at, attachment: req.attachment, initialize: req.initialize });
                 return;
@@ -301,7 +306,7 @@ impl<T: Weigh> Observer<T> {
         // Only if the token still names this request (a later request may have taken it).
         if self.tokens[i].get(token) == Some(id) {
             self.tokens[i].remove(token);
-            self.ended_tokens[i].insert(token.clone(), ended, NOTHING);
+            self.ended_tokens[i].insert(token.clone(), ended);
         }
     }
 
@@ -316,12 +321,11 @@ impl<T: Weigh> Observer<T> {
         if let Some(token) = &token {
             // A token given again is in flight again.
             self.ended_tokens[i].remove(token);
-            self.tokens[i].insert(token.clone(), key.clone(), key.weight());
+            self.tokens[i].insert(token.clone(), key.clone());
         }
         let attachment = attach();
-        let weight = attachment.weight() + token.as_ref().map_or(0, Key::weight);
         let entry = InFlight { at, attachment, initialize: method == "initialize", token: token.clone(), last: None };
-        if let Some(old) = self.open[i].insert(key.clone(), entry, weight) {
+        if let Some(old) = self.open[i].insert(key.clone(), entry) {
             out.push(Observation::DuplicateId { open_at: old.at });
             // The replaced request's token is its no more, unless the new one carries it too.
             if let Some(old_token) = old.token.filter(|t| Some(t) != token.as_ref()) {
@@ -380,7 +384,7 @@ impl<T: Weigh> Observer<T> {
             if let Some(req) = self.open[i].remove(&key) {
                 let ended = Ended { request_at: req.at, at, cancelled: true };
                 self.end_token(d, &key, req.token.as_ref(), ended);
-                self.ended[i].insert(key.clone(), ended, NOTHING);
+                self.ended[i].insert(key.clone(), ended);
                 known = true;
             } else if self.ended[i].contains(&key) {
                 // Answered already: the cancellation crossed the answer, as the spec allows.

@@ -10,12 +10,6 @@ struct Watch {
     at: u64,
 }
 
-impl Weigh for u64 {
-    fn weight(&self) -> usize {
-        0
-    }
-}
-
 impl Watch {
     fn new() -> Watch {
         Watch::with(ObserverConfig::default())

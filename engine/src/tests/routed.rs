@@ -157,3 +157,27 @@ fn a_client_names_the_server_request_its_answer_is_for() {
     let answer = c.poll_transmit().unwrap();
     assert_eq!((serde_json::from_slice::<Value>(&answer.line).unwrap()["id"].clone(), answer.request), (json!("s-1"), Some(Id::String("s-1".into()))));
 }
+
+/// `Request::read` reads the `params` the engine kept as the crate's reader reads the line: the
+/// same typed request, unknown keys and `_meta` included (no round trip through text to lose them).
+#[test]
+fn a_request_reads_as_its_line_reads() {
+    use mcp_spec_types::v2025_11_25::CallToolRequest;
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 40.5, "c": [1, {"d": null}]}}}),
+        json!({"jsonrpc": "2.0", "id": "x", "method": "tools/call", "params": {"name": "t", "_meta": {"progressToken": 7, "vendor/k": {"deep": true}}, "extraKey": [1, 2]}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "big", "arguments": {"n": 18446744073709551615u64, "f": 1e300}}}),
+    ];
+    let (mut same, mut differ) = (0, 0);
+    for line in lines {
+        let mut s = session();
+        let text = line.to_string();
+        s.handle_line(text.as_bytes()).unwrap();
+        let Some(Event::Request(request)) = s.poll_event() else { panic!("no request for {line}") };
+        let read: CallToolRequest = request.read().unwrap();
+        let expected: CallToolRequest = mcp_spec_types::from_slice(text.as_bytes()).unwrap();
+        if serde_json::to_value(&read).unwrap() == serde_json::to_value(&expected).unwrap() { same += 1 } else { differ += 1 }
+    }
+    println!("{same} read as their line, {differ} differ");
+    assert_eq!(differ, 0);
+}
