@@ -11,7 +11,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 use tokio::process::Command;
 
-use crate::{check_answer, convert_call, initialize, Latencies, Load, Parts, INITIALIZED, PROTOCOL_VERSION};
+use crate::{check_answer, check_initialized, convert_call, initialize, Latencies, Load, Parts, INITIALIZED, PROTOCOL_VERSION};
 
 /// One session on one connection.
 struct Session {
@@ -29,7 +29,7 @@ impl Session {
         let mut session = Session { send, authority: authority.to_owned(), id: None };
         let (headers, init) = session.post(initialize(0)).await?;
         let init = init.ok_or("no answer to initialize")?;
-        init.pointer("/result/protocolVersion").ok_or(format!("initialize failed: {init}"))?;
+        check_initialized(&init)?;
         session.id = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
         session.post(INITIALIZED.to_vec()).await?;
         Ok(session)

@@ -62,6 +62,14 @@ pub fn initialize(id: u64) -> Vec<u8> {
 
 pub const INITIALIZED: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
+/// Checks the answer to `initialize`: the server took [`PROTOCOL_VERSION`].
+pub fn check_initialized(answer: &serde_json::Value) -> Result<(), String> {
+    match answer.pointer("/result/protocolVersion") {
+        Some(v) if v == PROTOCOL_VERSION => Ok(()),
+        _ => Err(format!("initialize: not {PROTOCOL_VERSION}: {answer}")),
+    }
+}
+
 /// Checks an answer to call `id`: a result that is not a tool error, with the converted value.
 pub fn check_answer(id: u64, answer: &serde_json::Value) -> Result<(), String> {
     let result = answer.get("result").ok_or_else(|| format!("call {id}: no result: {answer}"))?;
@@ -156,7 +164,7 @@ pub struct Parts {
 
 #[cfg(test)]
 mod tests {
-    use super::check_answer;
+    use super::{check_answer, check_initialized};
     use serde_json::json;
 
     #[test]
@@ -167,5 +175,7 @@ mod tests {
         let tool_error = json!({"result": {"isError": true, "structuredContent": {"value": 3.048}}});
         assert!(check_answer(10, &tool_error).is_err());
         assert!(check_answer(10, &json!({"error": {"code": -32602, "message": "no"}})).is_err());
+        assert_eq!(check_initialized(&json!({"result": {"protocolVersion": "2025-11-25"}})), Ok(()));
+        assert!(check_initialized(&json!({"result": {"protocolVersion": "2025-06-18"}})).is_err());
     }
 }

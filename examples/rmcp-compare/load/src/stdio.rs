@@ -10,7 +10,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{check_answer, convert_call, initialize, Latencies, Load, Parts, INITIALIZED};
+use crate::{check_answer, check_initialized, convert_call, initialize, Latencies, Load, Parts, INITIALIZED};
 
 type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<serde_json::Value>>>>;
 
@@ -61,7 +61,7 @@ pub async fn start(server: &[String], load: Load) -> Result<Parts, String> {
     });
     let conn = Conn { lines, pending };
     let init = conn.request(0, initialize(0)).await?;
-    init.pointer("/result/protocolVersion").ok_or(format!("initialize failed: {init}"))?;
+    check_initialized(&init)?;
     conn.lines.send([INITIALIZED, b"\n"].concat()).map_err(|_| "server input closed")?;
     let clients = (0..load.clients)
         .map(|c| {
