@@ -250,3 +250,13 @@ pub(crate) fn record(to: &mut dyn Write, dir: &str, line: &[u8]) -> std::io::Res
     writeln!(to, "{entry}")?;
     to.flush()
 }
+
+/// The earlier of two optional instants (`None`: never).
+pub(crate) fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    a.into_iter().chain(b).min()
+}
+
+/// What `next_event_until` returns when its deadline passes first.
+pub(crate) fn deadline_passed() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::TimedOut, "the deadline passed before the next event")
+}

@@ -59,9 +59,10 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::adapter::{self, Contexts, Sink, Work};
+use super::adapter::Sink;
 pub use super::adapter::{Context, Role};
-use super::{Event, Request, Transmit};
+use super::driver::{Driver, Input, Lines, Next};
+use super::{Event, Request};
 
 /// The longest line read (64 MiB); a longer one is handed to the engine as a line that is not
 /// JSON, so a request gets -32700 and the peer learns it.
@@ -80,15 +81,9 @@ pub const READ_AHEAD_BYTES: usize = 16 << 20;
 /// them, lines wait in the engine's queue.
 pub const WRITE_AHEAD_BYTES: usize = 16 << 20;
 
-enum Input<E> {
-    Line(Vec<u8>),
-    End(Option<io::Error>),
-    Work(Work<E>),
-}
-
 /// A session over a reader and a writer, driven by one thread. See the [module docs](self).
 pub struct Connection<E: Role> {
-    engine: E,
+    driver: Driver<E>,
     // Lines (with their newline) for the writer thread; `None` once dropped.
     output: Option<Sender<Vec<u8>>>,
     outbox: Arc<Outbox>,
@@ -96,11 +91,8 @@ pub struct Connection<E: Role> {
     inputs: Receiver<Input<E>>,
     sender: Sender<Input<E>>,
     gate: Arc<Gate>,
-    contexts: Contexts,
-    ended: bool,
-    recording: Option<Box<dyn Write + Send>>,
-    // A deadline was handled and its events are not all returned yet.
-    overdue: bool,
+    // The peer's process, when the connection started it (`spawn`): `close` kills it if need be.
+    child: Option<std::process::Child>,
 }
 
 impl<E: Role> Connection<E> {
@@ -116,7 +108,7 @@ impl<E: Role> Connection<E> {
         let writer_outbox = outbox.clone();
         // The thread ends when the connection is dropped (after writing what it was given) or on a write error.
         let writer = std::thread::spawn(move || write_lines(output, &to_write, &writer_outbox));
-        Connection { engine, output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, contexts: Contexts::new(), ended: false, recording: None, overdue: false }
+        Connection { driver: Driver::new(engine, Lines), output: Some(lines_out), outbox, writer: Some(writer), inputs, sender, gate, child: None }
     }
 
     /// Over this process's stdin and stdout.
@@ -127,13 +119,13 @@ impl<E: Role> Connection<E> {
     /// Records every line read and written to `to`, one `{"dir": "c2s"|"s2c", "msg": ...}`
     /// object a line, as the engine took or wrote it (the order is the engine's).
     pub fn record(&mut self, to: impl Write + Send + 'static) {
-        self.recording = Some(Box::new(to));
+        self.driver.record(Box::new(to));
     }
 
     /// The engine, to send requests and notifications and to answer requests in place; what it
     /// queues is written at the next [`next_event`](Self::next_event) or [`flush`](Self::flush).
     pub fn engine(&mut self) -> &mut E {
-        &mut self.engine
+        &mut self.driver.engine
     }
 
     /// A [`Context`] for `request`, to answer it from another thread. Make it when the request
@@ -144,7 +136,7 @@ impl<E: Role> Connection<E> {
             // The connection may be gone; the work has nowhere to go then.
             let _ = sender.send(Input::Work(work));
         });
-        self.contexts.make(request, sink)
+        self.driver.context(request, sink)
     }
 
     /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
@@ -155,31 +147,36 @@ impl<E: Role> Connection<E> {
     /// timeout's events never wait for the writer; its `notifications/cancelled` is written
     /// meanwhile ([`flush`](Self::flush) waits for it).
     pub fn next_event(&mut self) -> io::Result<Option<Event>> {
+        self.next_event_before(None)
+    }
+
+    /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
+    /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable. Events already
+    /// due come first.
+    pub fn next_event_until(&mut self, deadline: Instant) -> io::Result<Option<Event>> {
+        self.next_event_before(Some(deadline))
+    }
+
+    /// [`next_event_until`](Self::next_event_until) `timeout` from now.
+    pub fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
+        self.next_event_before(Instant::now().checked_add(timeout))
+    }
+
+    fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
         loop {
-            // A timeout's events do not wait for the writer: they are due.
-            let until = if self.overdue { Some(Instant::now()) } else { self.engine.poll_timeout() };
-            let written = self.drain(until)?;
-            if !written && !self.overdue {
-                self.engine.handle_timeout(Instant::now());
-                self.overdue = true;
-            }
-            if let Some(event) = self.engine.poll_event() {
-                self.contexts.saw(&event);
-                return Ok(Some(event));
-            }
-            self.overdue = false;
-            if !written {
-                continue;
-            }
-            if self.ended && self.contexts.live() == 0 {
-                return Ok(None);
-            }
-            let input = match self.engine.poll_timeout() {
+            let written = self.drain(self.driver.write_until(deadline))?;
+            let deadline = match self.driver.after_write(written, deadline) {
+                Next::Event(event) => return Ok(Some(event)),
+                Next::Done => return Ok(None),
+                Next::Again => continue,
+                Next::Late => return Err(crate::adapter::deadline_passed()),
+                Next::Read(deadline) => deadline,
+            };
+            let input = match deadline {
                 Some(deadline) => match self.inputs.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                     Ok(input) => input,
                     Err(RecvTimeoutError::Timeout) => {
-                        self.engine.handle_timeout(Instant::now());
-                        self.overdue = true;
+                        self.driver.timed_out();
                         continue;
                     }
                     Err(RecvTimeoutError::Disconnected) => return Ok(None),
@@ -189,23 +186,10 @@ impl<E: Role> Connection<E> {
                     Err(_) => return Ok(None),
                 },
             };
-            match input {
-                Input::Line(line) => {
-                    self.gate.release(line.len());
-                    if let Some(r) = self.recording.as_mut() {
-                        adapter::record(r, E::DIRECTIONS.0, &line)?;
-                    }
-                    // Both queues were drained above, so the engine has room for the line.
-                    self.engine.handle_line(&line).map_err(io::Error::other)?;
-                }
-                Input::End(error) => {
-                    self.ended = true;
-                    if let Some(error) = error {
-                        return Err(error);
-                    }
-                }
-                Input::Work(work) => self.contexts.run(&mut self.engine, work),
+            if let Input::Message(line) = &input {
+                self.gate.release(line.len());
             }
+            self.driver.take(input)?;
         }
     }
 
@@ -248,11 +232,8 @@ impl<E: Role> Connection<E> {
             if self.outbox.lock().unwritten >= budget {
                 return Ok(true);
             }
-            let Some(Transmit { mut line, .. }) = self.engine.poll_transmit() else { return Ok(false) };
-            if let Some(r) = self.recording.as_mut() {
-                adapter::record(r, E::DIRECTIONS.1, &line)?;
-            }
-            line.push(b'\n');
+            let Some(out) = self.driver.next_out()? else { return Ok(false) };
+            let line = out.line;
             self.outbox.lock().unwritten += line.len();
             // The writer thread is gone only after a write error, which the caller reports.
             if let Some(output) = &self.output {
@@ -380,7 +361,7 @@ fn read_lines<E>(mut input: impl BufRead, lines: &Sender<Input<E>>, gate: &Gate)
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if !gate.enter(line.len()) || lines.send(Input::Line(line)).is_err() {
+        if !gate.enter(line.len()) || lines.send(Input::Message(line)).is_err() {
             return;
         }
     }
@@ -416,6 +397,9 @@ fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Vec<u8>>
     // The last line, without a newline.
     Ok(Some(line))
 }
+
+// `call`, `spawn` and `close`.
+mod client;
 
 #[cfg(test)]
 mod tests;

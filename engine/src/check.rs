@@ -33,7 +33,7 @@ macro_rules! checks {
         /// `None` when it keeps them, when the version defines no such request (the application answers
         /// it), or when this build has no module for the version.
         #[allow(unused_variables)] // a build without version modules
-        pub(crate) fn request(version: &str, id: &Id, method: &str, params: Option<&Value>) -> Option<RpcError> {
+        pub(crate) fn request(version: &str, id: &Id, method: &str, params: &mut Option<Value>) -> Option<RpcError> {
             $( checks!(@one $kind $name $feature $protocol, version, id, method, params); )*
             None
         }
@@ -51,24 +51,26 @@ macro_rules! checks {
 mcp_spec_types::for_each_module!(checks);
 
 #[allow(dead_code)] // unused in a build without version modules
-fn with<M: Envelope + Validate>(id: &Id, method: &str, params: Option<&Value>) -> Option<RpcError> {
+fn with<M: Envelope + Validate>(id: &Id, method: &str, params: &mut Option<Value>) -> Option<RpcError> {
     if !M::is_request_method(method) {
         return None;
     }
+    // The message the validator reads, `params` moved in and given back: no copy of them.
     let mut o = Map::new();
     o.insert("jsonrpc".into(), Value::from("2.0"));
     o.insert("id".into(), id.to_value());
     o.insert("method".into(), Value::from(method));
-    if let Some(params) = params {
-        o.insert("params".into(), params.clone());
+    if let Some(params) = params.take() {
+        o.insert("params".into(), params);
     }
     let message = Value::Object(o);
     let reader = mcp_spec_types::rpc::Reader::default();
     let report = mcp_spec_types::validate::validate_json::<M>(&message, &reader.options);
-    if report.is_valid() {
-        return None;
+    let error = (!report.is_valid()).then(|| mcp_spec_types::rpc::invalid_params::<Value>(&message, &report).error);
+    if let Value::Object(mut o) = message {
+        *params = o.remove("params");
     }
-    Some(mcp_spec_types::rpc::invalid_params::<Value>(&message, &report).error)
+    error
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ impl Policy for ClientSide {
     const DIRECTIONS: (&'static str, &'static str) = ("s2c", "c2s");
     type Kept = ();
 
-    fn route(&mut self, id: &Id, method: &str, _: Option<&Value>) -> Route<()> {
+    fn route(&mut self, id: &Id, method: &str, _: &mut Option<Value>) -> Route<()> {
         // The ids input requests are offered under are the engine's.
         if self.inputs.contains_key(id) {
             return refuse(INVALID_REQUEST, "Invalid Request: this id is already in flight".into());

@@ -305,7 +305,7 @@ impl Endpoint {
     }
 
     /// A request of the peer's: answered now, refused, or in flight and offered to the application.
-    fn request_in<P: Policy>(&mut self, id: Id, method: String, params: Option<Value>, side: &mut P) {
+    fn request_in<P: Policy>(&mut self, id: Id, method: String, mut params: Option<Value>, side: &mut P) {
         let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
         if let Some(too_long) = self.too_long(&id, token) {
             // A long id is not written back (it could be the line's size): `null`, as for an unreadable id.
@@ -315,16 +315,17 @@ impl Endpoint {
             let why = if echo.is_some() { "a progress token longer than `Config::max_id_len`" } else { "an id longer than `Config::max_id_len`" };
             return self.events.push_back(Event::Dropped(Dropped::Malformed(why)));
         }
+        let token = token.cloned();
         if self.in_flight.contains(&id) {
             let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
             return self.reply(Some(&id), wire::error(Some(&id), false, &error));
         }
-        match side.route(&id, &method, params.as_ref()) {
+        match side.route(&id, &method, &mut params) {
             Route::Answer(result) => self.reply(Some(&id), wire::result(&id, &result)),
             Route::Refuse(error) => self.reply(Some(&id), wire::error(Some(&id), false, &error)),
             Route::Offer(kept) => {
                 let weight = weight(&method, params.as_ref());
-                let entry = InFlight { cancellable: method != "initialize", token: token.cloned(), last_progress: None, cancelled: false, weight, batch: None };
+                let entry = InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false, weight, batch: None };
                 let message = match self.in_flight.try_insert(id.clone(), entry) {
                     Err(Full::Count) => format!("too many requests in flight (at most {})", self.config.max_in_flight),
                     Err(Full::Bytes) => format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes),
@@ -363,7 +364,11 @@ impl Endpoint {
                 let token = params.as_ref().and_then(|p| p.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
                 match token.and_then(Value::as_i64).and_then(|t| self.pending.get(&t)).filter(|p| p.progress) {
                     Some(p) => self.events.push_back(Event::Progress { request: p.handle, params: params.unwrap_or(Value::Null) }),
-                    None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
+                    // The token is the request's own id: a cancelled one is named as such.
+                    None => match token.and_then(Value::as_i64).filter(|t| self.cancelled.contains(t)) {
+                        Some(own) => self.events.push_back(Event::Dropped(Dropped::ProgressAfterCancel(own))),
+                        None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
+                    },
                 }
             }
             "notifications/cancelled" => {

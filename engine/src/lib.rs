@@ -8,6 +8,11 @@
 //! needs the clock ([`Client::poll_timeout`], then [`Client::handle_timeout`]). A blocking stdio
 //! loop, an async task or a test with byte strings drive the same engine.
 //!
+//! [`Client`] and [`Server`] are one [`Engine`] over two [`Side`]s: the methods both have
+//! (reading a line, timeouts, [`Transmit`]s, events, answers, notifications, cancellation) are
+//! [`Engine`]'s, each role's own are on its alias. Every table of requests in flight, here and in
+//! the [`observe::Observer`], is a [`table::Table`], bounded by count and by bytes.
+//!
 //! It works at the JSON-RPC level, for every protocol version: a request is any version's typed
 //! request (`R: RequestMethod`), sent with the engine's own integer id; its answer comes back as
 //! an [`Answer`] that its [`Handle`] reads as `R::Result`. What the peer sends (requests,
@@ -384,6 +389,9 @@ pub enum Dropped {
     AfterCancel(i64),
     /// Progress for no pending request that asked for it.
     UnknownProgressToken(Value),
+    /// Progress for a request this side cancelled or gave up on (its id): the server's work
+    /// had not stopped yet, which the spec allows.
+    ProgressAfterCancel(i64),
     /// An error answer without an id (or `"id": null`): the peer could not read something this side wrote.
     ErrorWithoutId(RpcError),
 }
@@ -483,6 +491,8 @@ pub(crate) fn notification_params<N: Serialize>(notification: &N) -> Result<Map<
 
 // The transport adapters, outside the state machine: they use the roles' public methods only.
 mod adapter;
+// The adapters' loop, written once over a framer.
+mod driver;
 pub mod blocking;
 #[cfg(feature = "tokio")]
 pub mod tokio;
@@ -490,6 +500,9 @@ pub mod tokio;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 pub use adapter::{Context, Role};
+// What the adapters' `call` and `close` return.
+mod call;
+pub use call::{CallError, Closed};
 
 // Tools from Rust types, for a server built on the engine.
 #[cfg(feature = "tools")]

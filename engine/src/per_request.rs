@@ -57,6 +57,9 @@ impl PerRequest {
     }
 }
 
+/// An input request of an `InputRequiredResult`: its key, method and params.
+type InputRequest = (String, String, Option<Value>);
+
 /// A request waiting for the application's input.
 pub(super) struct Waiting {
     pub method: &'static str,
@@ -151,7 +154,7 @@ impl ClientSide {
         }
     }
 
-    fn read_input_required(&self, result: &Value, max_id_len: usize) -> Result<(Vec<(String, String, Option<Value>)>, Option<String>), String> {
+    fn read_input_required(&self, result: &Value, max_id_len: usize) -> Result<(Vec<InputRequest>, Option<String>), String> {
         let state = match result.get("requestState") {
             None => None,
             Some(Value::String(s)) => Some(s.clone()),

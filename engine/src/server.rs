@@ -296,7 +296,7 @@ impl Policy for ServerSide {
     const DIRECTIONS: (&'static str, &'static str) = ("c2s", "s2c");
     type Kept = Offered;
 
-    fn route(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
+    fn route(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
         self.route_request(id, method, params)
     }
 
@@ -328,20 +328,26 @@ impl Policy for ServerSide {
         self.version.as_deref() == Some(super::endpoint::BATCH_VERSION)
     }
 
-    /// Only what the engine completes or reads (a 2026-07-28 result, the `initialize` answer) is
-    /// made a `Value` first.
+    /// Written by the crate's writer; a 2026-07-28 result gets its keys put into that text
+    /// ([`complete_text`](super::info::complete_text)). Only the `initialize` answer, which the
+    /// engine reads, is made a `Value` first.
     fn respond<T: Serialize + WriteJson + ?Sized>(&mut self, endpoint: &mut Endpoint, id: &Id, result: &T) -> Result<Sent, Error> {
-        let per_request = self.info.as_ref().and_then(|info| Some((info, self.per_request.get(id)?)));
         let initializing = self.lifecycle == Lifecycle::Initializing(id.clone());
-        if per_request.is_none() && !initializing {
-            let sent = endpoint.respond(id, result)?;
+        if !initializing {
+            let sent = match self.info.as_ref().and_then(|info| Some((info, self.per_request.get(id)?))) {
+                Some((info, p)) => {
+                    let mut text = Vec::new();
+                    result.write_json(&mut text);
+                    super::info::complete_text(info, &p.method, &mut text);
+                    endpoint.respond(id, &super::wire::Written(text))?
+                }
+                None => endpoint.respond(id, result)?,
+            };
             self.per_request.remove(id);
             return Ok(sent);
         }
-        let mut result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
-        if let Some((info, p)) = per_request {
-            info.complete(&p.method, &mut result);
-        }
+        // `initialize` is never a per-request method.
+        let result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
         let sent = endpoint.respond(id, &result)?;
         self.per_request.remove(id);
         if initializing {
@@ -369,13 +375,13 @@ fn rpc_error(code: i64, message: String) -> RpcError {
 
 impl ServerSide {
     /// What becomes of a request of the client's.
-    fn route_request(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
+    fn route_request(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
         match self.lifecycle {
             Lifecycle::New if self.stateless => self.per_request(id, method, params),
             Lifecycle::New if method == "initialize" => self.initialize(id, params),
             // A client that sends no `initialize` to a server of per-request versions speaks one of those.
             Lifecycle::New if method != "ping" && self.info.as_ref().is_some_and(|i| !i.per_request_versions().is_empty()) => self.per_request(id, method, params),
-            Lifecycle::New if carries_version(params) => self.per_request(id, method, params),
+            Lifecycle::New if carries_version(params.as_ref()) => self.per_request(id, method, params),
             _ if method == "ping" => self.ping(),
             _ if method == "initialize" => refuse(INVALID_REQUEST, "Invalid Request: initialize was already received".into()),
             // The spec: no requests but ping before the server has answered initialize.
@@ -392,15 +398,15 @@ impl ServerSide {
         }
     }
 
-    fn check(&self, version: &str, id: &Id, method: &str, params: Option<&Value>) -> Option<RpcError> {
+    fn check(&self, version: &str, id: &Id, method: &str, params: &mut Option<Value>) -> Option<RpcError> {
         if !self.validate {
             return None;
         }
         check::request(version, id, method, params)
     }
 
-    fn initialize(&mut self, id: &Id, params: Option<&Value>) -> Route<Offered> {
-        let proposed = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str).unwrap_or("");
+    fn initialize(&mut self, id: &Id, params: &mut Option<Value>) -> Route<Offered> {
+        let proposed = params.as_ref().and_then(|p| p.get("protocolVersion")).and_then(Value::as_str).unwrap_or("");
         let built: Vec<&str> = check::BUILT.to_vec();
         let supported = self.info.as_ref().map_or(built, ServerInfo::handshake_versions);
         let answer = negotiate::answer_initialize(proposed, &supported).map(|a| a.version.to_owned());
@@ -408,7 +414,7 @@ impl ServerSide {
             return Route::Refuse(error);
         }
         let Some(info) = &self.info else {
-            return Route::Offer(Offered::Initialize(params.cloned()));
+            return Route::Offer(Offered::Initialize(params.clone()));
         };
         let Some(version) = answer else {
             // A server of per-request versions alone has no handshake to offer.
@@ -416,13 +422,13 @@ impl ServerSide {
         };
         let result = info.initialize_result(&version);
         self.version = Some(version);
-        self.client_declared = capability_names(params);
-        self.initialize = params.cloned();
+        self.client_declared = capability_names(params.as_ref());
+        self.initialize = params.clone();
         self.lifecycle = Lifecycle::Initialized;
         Route::Answer(result)
     }
 
-    fn session(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
+    fn session(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
         let version = self.version.clone().unwrap_or_default();
         if let Some(error) = self.check(&version, id, method, params) {
             return Route::Refuse(error);
@@ -433,7 +439,7 @@ impl ServerSide {
         if self.info.as_ref().is_some_and(|i| !i.has_capability("logging")) {
             return refuse(METHOD_NOT_FOUND, "Method not found: logging/setLevel (the server did not declare `logging`)".into());
         }
-        match read_level(Some(params.and_then(|p| p.get("level")).unwrap_or(&Value::Null)), "/params/level") {
+        match read_level(Some(params.as_ref().and_then(|p| p.get("level")).unwrap_or(&Value::Null)), "/params/level") {
             Ok(level) => {
                 self.log_level = level;
                 Route::Answer(Value::Object(Map::new()))
@@ -443,9 +449,9 @@ impl ServerSide {
     }
 
     /// A request of a client that sent no `initialize` (2026-07-28).
-    fn per_request(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Offered> {
+    fn per_request(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
         let Some(info) = &self.info else { return refuse(INVALID_REQUEST, "Invalid Request: no initialize".into()) };
-        let meta = params.and_then(|p| p.get("_meta"));
+        let meta = params.as_ref().and_then(|p| p.get("_meta"));
         let version = match meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str) {
             None => return refuse(INVALID_PARAMS, format!("Invalid params: params._meta needs the string `{PROTOCOL_VERSION_META_KEY}`")),
             Some(v) if info.per_request_versions().contains(&v) => v.to_owned(),
@@ -465,6 +471,7 @@ impl ServerSide {
         if method == "server/discover" {
             return Route::Answer(info.discover_result());
         }
+        let meta = params.as_ref().and_then(|p| p.get("_meta"));
         let log_level = match meta.and_then(|m| m.get(LOG_LEVEL_META_KEY)) {
             None => None,
             Some(level) => match read_level(Some(level), &format!("/params/_meta/{}", LOG_LEVEL_META_KEY.replace('/', "~1"))) {

@@ -177,6 +177,22 @@ mod client {
     }
 
     #[test]
+    fn progress_after_a_cancellation_is_named_so() {
+        let (mut c, now) = (Client::new(Config::default()), Instant::now());
+        let slow = c.request_with_progress(call("slow"), now, None).unwrap();
+        let timed = c.request_with_progress(call("t"), now, Some(Duration::from_secs(1))).unwrap();
+        c.cancel(&slow, None).unwrap();
+        c.handle_timeout(now + Duration::from_secs(1));
+        events(&mut c);
+        for token in [slow.id(), timed.id(), 9] {
+            let line = format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":1}}}}"#);
+            c.handle_line(line.as_bytes()).unwrap();
+        }
+        let got = events(&mut c);
+        assert_eq!(got, [Event::Dropped(Dropped::ProgressAfterCancel(1)), Event::Dropped(Dropped::ProgressAfterCancel(2)), Event::Dropped(Dropped::UnknownProgressToken(json!(9)))]);
+    }
+
+    #[test]
     fn progress_is_tied_to_the_request_that_asked_for_it() {
         let (mut c, now) = (Client::new(Config::default()), Instant::now());
         let plain = c.request(call("a"), now, None).unwrap();

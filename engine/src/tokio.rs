@@ -40,35 +40,28 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWri
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::adapter::{self, Contexts, Sink, Work};
+use super::adapter::Sink;
 pub use super::adapter::{Context, Role};
 use super::blocking::{MAX_LINE, READ_AHEAD, READ_AHEAD_BYTES};
-use super::{Event, Request, Transmit};
+use super::driver::{Driver, Input, Lines, Next};
+use super::{Event, Request};
 
-enum Input<E> {
-    // The permits (one line, its bytes) go when the line is taken, letting the reader read more.
-    Line(Vec<u8>, [OwnedSemaphorePermit; 2]),
-    End(Option<io::Error>),
-    Work(Work<E>),
-}
+// An input, and for a line its permits (one line, its bytes): they go when the line is taken,
+// letting the reader read more.
+type Queued<E> = (Input<E>, Option<[OwnedSemaphorePermit; 2]>);
 
 /// A session over an async reader and writer. See the [module docs](self).
 pub struct Connection<E: Role> {
-    engine: E,
+    driver: Driver<E>,
     output: Box<dyn AsyncWrite + Send + Unpin>,
-    inputs: UnboundedReceiver<Input<E>>,
-    sender: UnboundedSender<Input<E>>,
-    contexts: Contexts,
-    ended: bool,
-    recording: Option<Box<dyn std::io::Write + Send>>,
+    inputs: UnboundedReceiver<Queued<E>>,
+    sender: UnboundedSender<Queued<E>>,
     // The line being written (with its newline) and how much of it is out: a cancelled
     // `next_event` or `flush` leaves the rest here, and the next call writes it first.
     writing: Vec<u8>,
     written: usize,
     // Lines went out since the writer was last flushed.
     unflushed: bool,
-    // A deadline was handled and its events are not all returned yet.
-    overdue: bool,
 }
 
 impl<E: Role> Connection<E> {
@@ -77,7 +70,7 @@ impl<E: Role> Connection<E> {
         let (sender, inputs) = mpsc::unbounded_channel();
         let lines = sender.clone();
         tokio::spawn(async move { read_lines(BufReader::new(input), lines).await });
-        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None, writing: Vec::new(), written: 0, unflushed: false, overdue: false }
+        Connection { driver: Driver::new(engine, Lines), output: Box::new(output), inputs, sender, writing: Vec::new(), written: 0, unflushed: false }
     }
 
     /// Over this process's stdin and stdout.
@@ -88,12 +81,12 @@ impl<E: Role> Connection<E> {
     /// Records every line read and written, as [`blocking::Connection::record`](super::blocking::Connection::record)
     /// does (written synchronously: meant for tests and debugging).
     pub fn record(&mut self, to: impl std::io::Write + Send + 'static) {
-        self.recording = Some(Box::new(to));
+        self.driver.record(Box::new(to));
     }
 
     /// The engine, to send requests and notifications and to answer requests in place.
     pub fn engine(&mut self) -> &mut E {
-        &mut self.engine
+        &mut self.driver.engine
     }
 
     /// A [`Context`] for `request`, to answer it from a task or a thread. Make it when the
@@ -102,9 +95,9 @@ impl<E: Role> Connection<E> {
         let sender = self.sender.clone();
         let sink: Sink<E> = Arc::new(move |work| {
             // The connection may be gone; the work has nowhere to go then.
-            let _ = sender.send(Input::Work(work));
+            let _ = sender.send((Input::Work(work), None));
         });
-        self.contexts.make(request, sink)
+        self.driver.context(request, sink)
     }
 
     /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
@@ -116,62 +109,51 @@ impl<E: Role> Connection<E> {
     /// `tokio::time::timeout`, in `select!`), it loses no event and no line; a line it had begun
     /// to write is finished first by the next call.
     pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
+        self.next_event_before(None).await
+    }
+
+    /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
+    /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable (cancel-safe as
+    /// `next_event`). Events already due come first.
+    pub async fn next_event_until(&mut self, deadline: std::time::Instant) -> io::Result<Option<Event>> {
+        self.next_event_before(Some(deadline)).await
+    }
+
+    /// [`next_event_until`](Self::next_event_until) `timeout` from now.
+    pub async fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
+        self.next_event_before(std::time::Instant::now().checked_add(timeout)).await
+    }
+
+    async fn next_event_before(&mut self, deadline: Option<std::time::Instant>) -> io::Result<Option<Event>> {
         loop {
-            // A peer that stops reading does not stop the clock: the write waits only until the
-            // engine's next deadline (the flush is cancel-safe), then the deadline is handled.
-            // A timeout's events do not wait for the writer (what can be written at once is).
-            let until = if self.overdue { Some(std::time::Instant::now()) } else { self.engine.poll_timeout() };
-            let written = match until {
+            // The flush is cancel-safe; the driver's steps between the awaits are synchronous.
+            let written = match self.driver.write_until(deadline) {
                 Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
                     Ok(flushed) => flushed.map(|()| true)?,
                     Err(_) => false,
                 },
                 None => self.flush().await.map(|()| true)?,
             };
-            if !written && !self.overdue {
-                self.engine.handle_timeout(std::time::Instant::now());
-                self.overdue = true;
-            }
-            if let Some(event) = self.engine.poll_event() {
-                self.contexts.saw(&event);
-                return Ok(Some(event));
-            }
-            self.overdue = false;
-            if !written {
-                continue;
-            }
-            if self.ended && self.contexts.live() == 0 {
-                return Ok(None);
-            }
-            let input = match self.engine.poll_timeout() {
+            let deadline = match self.driver.after_write(written, deadline) {
+                Next::Event(event) => return Ok(Some(event)),
+                Next::Done => return Ok(None),
+                Next::Again => continue,
+                Next::Late => return Err(crate::adapter::deadline_passed()),
+                Next::Read(deadline) => deadline,
+            };
+            let input = match deadline {
                 Some(deadline) => match tokio::time::timeout_at(deadline.into(), self.inputs.recv()).await {
                     Ok(input) => input,
                     Err(_) => {
-                        self.engine.handle_timeout(std::time::Instant::now());
-                        self.overdue = true;
+                        self.driver.timed_out();
                         continue;
                     }
                 },
                 None => self.inputs.recv().await,
             };
             // The connection holds a sender, so the channel never closes while it exists.
-            let Some(input) = input else { return Ok(None) };
-            match input {
-                Input::Line(line, _permits) => {
-                    if let Some(r) = self.recording.as_mut() {
-                        adapter::record(r, E::DIRECTIONS.0, &line)?;
-                    }
-                    // Both queues were drained above, so the engine has room for the line.
-                    self.engine.handle_line(&line).map_err(io::Error::other)?;
-                }
-                Input::End(error) => {
-                    self.ended = true;
-                    if let Some(error) = error {
-                        return Err(error);
-                    }
-                }
-                Input::Work(work) => self.contexts.run(&mut self.engine, work),
-            }
+            let Some((input, _permits)) = input else { return Ok(None) };
+            self.driver.take(input)?;
         }
     }
 
@@ -190,12 +172,8 @@ impl<E: Role> Connection<E> {
                 self.written += n;
                 self.unflushed = true;
             }
-            let Some(Transmit { line, .. }) = self.engine.poll_transmit() else { break };
-            if let Some(r) = self.recording.as_mut() {
-                adapter::record(r, E::DIRECTIONS.1, &line)?;
-            }
-            self.writing = line;
-            self.writing.push(b'\n');
+            let Some(out) = self.driver.next_out()? else { break };
+            self.writing = out.line;
             self.written = 0;
         }
         // A line may be far larger than the next: do not keep its buffer.
@@ -211,7 +189,7 @@ impl<E: Role> Connection<E> {
     }
 }
 
-async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSender<Input<E>>) {
+async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSender<Queued<E>>) {
     // As the blocking reader: at most READ_AHEAD lines and READ_AHEAD_BYTES (a longer line alone).
     let (room, bytes) = (Arc::new(Semaphore::new(READ_AHEAD)), Arc::new(Semaphore::new(READ_AHEAD_BYTES)));
     loop {
@@ -219,7 +197,7 @@ async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSen
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(e) => {
-                let _ = lines.send(Input::End(Some(e)));
+                let _ = lines.send((Input::End(Some(e)), None));
                 return;
             }
         };
@@ -229,11 +207,11 @@ async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSen
         let Ok(line_permit) = room.clone().acquire_owned().await else { return };
         let weight = line.len().clamp(1, READ_AHEAD_BYTES) as u32;
         let Ok(bytes_permit) = bytes.clone().acquire_many_owned(weight).await else { return };
-        if lines.send(Input::Line(line, [line_permit, bytes_permit])).is_err() {
+        if lines.send((Input::Message(line), Some([line_permit, bytes_permit]))).is_err() {
             return;
         }
     }
-    let _ = lines.send(Input::End(None));
+    let _ = lines.send((Input::End(None), None));
 }
 
 /// As the blocking adapter reads a line: without its `\n` (or `\r\n`), a line longer than `max`
@@ -263,6 +241,9 @@ async fn read_line(input: &mut (impl AsyncBufRead + Unpin), max: usize) -> io::R
     }
     Ok(Some(line))
 }
+
+// `call` and `close`.
+mod client;
 
 #[cfg(test)]
 mod tests;

@@ -123,6 +123,15 @@ pub(crate) fn notification(method: &str, params: Map<String, Value>) -> Vec<u8> 
     line(o)
 }
 
+/// JSON text already written (by the crate's writer), put in an envelope as it is.
+pub(crate) struct Written(pub Vec<u8>);
+
+impl WriteJson for Written {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.0)
+    }
+}
+
 pub(crate) fn line(o: Map<String, Value>) -> Vec<u8> {
     // The crate's writer: serde_json's bytes, faster; JSON text never holds a raw newline.
     o.to_json_vec()

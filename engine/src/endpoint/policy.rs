@@ -20,8 +20,9 @@ pub trait Policy: Send + 'static {
     /// What the role keeps for a request it offered, once the in-flight table took it.
     type Kept;
 
-    /// What becomes of a request of the peer's (its id is not in flight).
-    fn route(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route<Self::Kept>;
+    /// What becomes of a request of the peer's (its id is not in flight). `params` is lent
+    /// mutably only so that validation can read the message without a copy: it is left as it was.
+    fn route(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Self::Kept>;
 
     /// The request `id` is in flight and offered to the application.
     fn offered(&mut self, _id: &Id, _kept: Self::Kept) {}

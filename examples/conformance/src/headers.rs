@@ -5,38 +5,9 @@
 
 use serde_json::Value;
 
-/// A header value as the transport carries it: as is when it is visible ASCII or space without
-/// whitespace at either end (and does not look like the encoded form), else `=?base64?…?=` of its
-/// UTF-8 bytes.
-pub fn encode(value: &str) -> String {
-    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && value.trim() == value
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if plain {
-        value.to_owned()
-    } else {
-        format!("=?base64?{}?=", base64(value.as_bytes()))
-    }
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
+/// A header value as the transport carries it (the engine's HTTP client's rule): as is when it is
+/// visible ASCII or space without whitespace at either end, else `=?base64?…?=` of its UTF-8 bytes.
+pub use mcp_spec_engine::http::client::header_value as encode;
 
 /// `Mcp-Method` and, for `tools/call`, `prompts/get` and `resources/read`, `Mcp-Name`.
 pub fn standard(message: &Value) -> Vec<(String, String)> {

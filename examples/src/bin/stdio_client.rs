@@ -10,9 +10,11 @@
 //! engine), or requests for capabilities this client did not declare (refused by the engine).
 //! What the answers say goes to stdout; what else the server sent, to stderr.
 //!
-//! The loop is the crate's blocking transport (`engine::blocking::Connection`, std only): a
-//! thread reads the server's stdout, and each call runs the connection until its answer comes
-//! or the engine's deadline for it passes.
+//! The loop is the crate's blocking transport (`engine::blocking::Connection`, std only): it
+//! starts the server (`Connection::spawn`), a thread reads the server's stdout, each
+//! `Connection::call` runs the connection until its answer comes or the engine's deadline for it
+//! passes (what else arrives goes to a callback), and `Connection::close` ends the server's
+//! input and waits for it to exit, killing it past a grace period.
 //!
 //! ```sh
 //! cargo build -q -p mcp-schema-examples && cargo run -q -p mcp-schema-examples --bin stdio_client
@@ -23,11 +25,11 @@
 
 use std::collections::BTreeMap;
 use std::io;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use mcp_spec_engine::blocking::Connection;
-use mcp_spec_engine::{Client, Config, Event, Handle, RequestError};
+use mcp_spec_engine::{CallError, Client, Closed, Config, Event, RequestError};
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
 use mcp_spec_types::v2025_11_25::{
@@ -39,6 +41,9 @@ use serde_json::{json, Map, Value};
 /// How long any one request may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long the server has to exit once its input ends.
+const GRACE: Duration = Duration::from_secs(5);
+
 fn main() -> io::Result<()> {
     let mut args = std::env::args_os().skip(1).skip_while(|a| a == "--");
     let mut command = match args.next() {
@@ -48,12 +53,11 @@ fn main() -> io::Result<()> {
                 .with_file_name(format!("stdio_server{}", std::env::consts::EXE_SUFFIX)),
         ),
     };
-    let mut child = command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()?;
-    let mut server = Session::start(&mut child)?;
+    command.args(args);
+    // The connection starts the server, and `close` ends it.
+    let mut server = Session {
+        conn: Connection::spawn(Client::new(Config::default()), &mut command)?,
+    };
 
     let info = mcp::Implementation::new("example-stdio-client", "0.1.0");
     let params = mcp::InitializeRequestParams::new(
@@ -134,10 +138,10 @@ fn main() -> io::Result<()> {
         println!("resources: not offered");
     }
 
-    // End of input ends the server.
-    drop(server);
-    let status = child.wait()?;
-    println!("server exited: {}", status.success());
+    // The end of its input ends the server; one that outlives the grace period is killed.
+    let closed = server.conn.close(GRACE)?;
+    let exited = matches!(closed, Closed::Ended(Some(status)) if status.success());
+    println!("server exited: {exited}");
     Ok(())
 }
 
@@ -170,63 +174,38 @@ struct Session {
 }
 
 impl Session {
-    fn start(child: &mut Child) -> io::Result<Session> {
-        let to = child.stdin.take().expect("piped stdin");
-        let from = child.stdout.take().expect("piped stdout");
-        let engine = Client::new(Config::default());
-        Ok(Session {
-            conn: Connection::new(engine, from, to),
-        })
-    }
-
     /// Sends a request and runs the session until its answer (or its deadline) comes.
     fn call<R: RequestMethod>(
         &mut self,
         request: R,
     ) -> io::Result<Result<R::Result, RequestError>> {
-        let handle = self
-            .conn
-            .engine()
-            .request(request, Instant::now(), Some(TIMEOUT))
-            .map_err(io::Error::other)?;
-        while let Some(event) = self.conn.next_event()? {
-            if let Some(answer) = self.on_event(&handle, event)? {
-                return Ok(answer);
-            }
+        match self.conn.call(request, Some(TIMEOUT), on_other) {
+            Ok(result) => Ok(Ok(result)),
+            Err(CallError::Request(e)) => Ok(Err(e)),
+            Err(other) => Err(other.into()),
         }
-        Err(io::Error::other("the server closed its output"))
     }
+}
 
-    /// One event; the answer when it is the one `handle` waits for.
-    fn on_event<R: RequestMethod>(
-        &mut self,
-        handle: &Handle<R>,
-        event: Event,
-    ) -> io::Result<Option<Result<R::Result, RequestError>>> {
-        match event {
-            Event::Answer(answer) if handle.answers(&answer) => {
-                return Ok(Some(handle.read(answer)))
-            }
-            Event::Answer(answer) => eprintln!("answer to an earlier request {}", answer.id),
-            // The engine answered ping and refused sampling, elicitation and roots (this client
-            // declares none); any other request is one this client does not serve.
-            Event::Request(request) => {
-                eprintln!("server request: {}", request.method);
-                let error = RpcError {
-                    code: METHOD_NOT_FOUND,
-                    message: format!("Method not found: {}", request.method),
-                    data: None,
-                };
-                self.conn
-                    .engine()
-                    .respond_error(&request.id, &error)
-                    .map_err(io::Error::other)?;
-            }
-            Event::Notification { method, .. } => eprintln!("notification: {method}"),
-            Event::Progress { request, .. } => eprintln!("progress for request {request}"),
-            Event::Cancelled { id, .. } => eprintln!("the server cancelled its request {id:?}"),
-            Event::Dropped(why) => eprintln!("dropped a line: {why:?}"),
+/// Every event but the answer a call waits for.
+fn on_other(engine: &mut Client, event: Event) {
+    match event {
+        Event::Answer(answer) => eprintln!("answer to an earlier request {}", answer.id),
+        // The engine answered ping and refused sampling, elicitation and roots (this client
+        // declares none); any other request is one this client does not serve.
+        Event::Request(request) => {
+            eprintln!("server request: {}", request.method);
+            let error = RpcError {
+                code: METHOD_NOT_FOUND,
+                message: format!("Method not found: {}", request.method),
+                data: None,
+            };
+            // The connection is alive while it calls this; a refusal cannot fail otherwise.
+            let _ = engine.respond_error(&request.id, &error);
         }
-        Ok(None)
+        Event::Notification { method, .. } => eprintln!("notification: {method}"),
+        Event::Progress { request, .. } => eprintln!("progress for request {request}"),
+        Event::Cancelled { id, .. } => eprintln!("the server cancelled its request {id:?}"),
+        Event::Dropped(why) => eprintln!("dropped a line: {why:?}"),
     }
 }
