@@ -3,11 +3,10 @@
 
 use super::*;
 
-/// One request being answered: its id, and the session it belongs to.
+/// One request being answered: the application, and the request's context on the adapter.
 pub(super) struct Ctx {
     pub(super) app: Arc<App>,
-    pub(super) session: Arc<Session>,
-    pub(super) id: Id,
+    pub(super) cx: RequestContext,
 }
 
 pub(super) fn error(code: i64, message: impl Into<String>) -> Failure {
@@ -35,26 +34,11 @@ impl Ctx {
         }
     }
 
-    /// Writes the answer and ends the request's stream.
-    pub(super) fn finish(&self, outcome: Result<Value, RpcError>) {
-        let written = self.session.with(|s| match &outcome {
-            Ok(result) => s.engine.respond(&self.id, result),
-            Err(error) => s.engine.respond_error(&self.id, error),
-        });
-        if let Err(e) = written {
-            eprintln!("answer: {e}");
-        }
-        self.session.flush(&self.app);
-        self.session.finish(&self.id);
-    }
-
     /// Whether the client declared `capability` (in `initialize`, or in a 2026-07-28 request's `_meta`).
     pub(super) fn declared(&self, capability: &str) -> bool {
-        self.session.with(|s| {
-            s.engine
-                .client_capabilities(&self.id)
-                .is_some_and(|c| c.get(capability).is_some())
-        })
+        self.cx
+            .client_capabilities()
+            .is_some_and(|c| c.get(capability).is_some())
     }
 
     pub(super) async fn result(&self, request: ClientRequest) -> Result<ServerResult, Failure> {
@@ -83,11 +67,15 @@ impl Ctx {
             }
             R::ReadResourceRequest(r) => Ok(read_resource(&r.params.uri)?.into()),
             R::SubscribeRequest(r) => {
-                self.session.with(|s| s.subscriptions.insert(r.params.uri));
+                self.subscriptions(|s| {
+                    s.insert(r.params.uri);
+                });
                 empty()
             }
             R::UnsubscribeRequest(r) => {
-                self.session.with(|s| s.subscriptions.remove(&r.params.uri));
+                self.subscriptions(|s| {
+                    s.remove(&r.params.uri);
+                });
                 empty()
             }
             R::ListPromptsRequest(_) => Ok(mcp::ListPromptsResult::new(prompts()).into()),
@@ -100,47 +88,33 @@ impl Ctx {
         }
     }
 
+    /// The session's `resources/subscribe` set.
+    fn subscriptions(&self, f: impl FnOnce(&mut BTreeSet<String>)) {
+        let session = self.cx.session_id().unwrap_or_default();
+        if let Ok(mut all) = self.app.subscriptions.lock() {
+            f(all.entry(session).or_default());
+        }
+    }
+
     /// A log message about this request, at or above the session's level (2026-07-28: the
     /// request's, none without one): the engine decides.
     pub(super) fn log(&self, level: LogLevel, logger: Option<&str>, text: &str) {
-        let _ = self
-            .session
-            .with(|s| s.engine.log_for(&self.id, level, logger, &text));
-        self.session.flush(&self.app);
+        let _ = self.cx.log(level, logger, &text);
     }
 
     /// Progress for this request, if it asked for it (a progress token).
     pub(super) fn progress(&self, step: f64) {
-        let _ = self
-            .session
-            .with(|s| s.engine.progress(&self.id, step, Some(100.0), None));
-        self.session.flush(&self.app);
+        let _ = self.cx.progress(step, Some(100.0), None);
     }
 
     /// Sends a request to the client on this request's stream and waits for its answer.
     pub(super) async fn ask<Q: RequestMethod>(&self, request: Q) -> Result<Q::Result, Failure> {
-        let asked = self.session.with(|s| {
-            let handle = s
-                .engine
-                .request_for(&self.id, request, Instant::now(), None)?;
-            let answer = s.wait(handle.id());
-            Ok::<_, engine::Error>((handle, answer))
-        });
-        let (handle, answer) = asked.map_err(|e| error(rpc::INVALID_REQUEST, e.to_string()))?;
-        self.session.flush(&self.app);
-        match tokio::time::timeout(Duration::from_secs(30), answer).await {
-            Ok(Ok(answer)) => handle.read(answer).map_err(|e| match e {
-                RequestError::Rpc(e) => error(e.code, e.message),
-                other => error(rpc::INTERNAL_ERROR, other.to_string()),
-            }),
-            _ => {
-                let _ = self.session.with(|s| {
-                    s.forget(handle.id());
-                    s.engine.cancel(&handle, Some("no answer in 30 s"))
-                });
-                self.session.flush(&self.app);
-                Err(error(rpc::INTERNAL_ERROR, "the client did not answer"))
-            }
+        use mcp_spec_engine::http::server::ServerRequestError as E;
+        match self.cx.request(request).await {
+            Ok(result) => Ok(result),
+            Err(E::Failed(mcp_spec_engine::RequestError::Rpc(e))) => Err(error(e.code, e.message)),
+            Err(E::Refused(e)) => Err(error(rpc::INVALID_REQUEST, e.to_string())),
+            Err(other) => Err(error(rpc::INTERNAL_ERROR, other.to_string())),
         }
     }
 
@@ -235,7 +209,7 @@ impl Ctx {
             "test_reconnection" => {
                 // Close the connection before the result: the client resumes with Last-Event-ID.
                 pause().await;
-                self.session.disconnect(&self.id);
+                self.cx.disconnect();
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 CallToolResult::text("Reconnection test completed successfully")
             }

@@ -1,164 +1,52 @@
-//! Protocol 2026-07-28 on the crate's session engine: a POST without `Mcp-Session-Id` whose
-//! request is not `initialize` is one stateless request. A `engine::Server` per request checks
-//! its version and `_meta` (-32022, -32602), answers `server/discover`, `ping` and
-//! `logging/setLevel` (-32601), validates the params against 2026-07-28, and completes the
-//! result (`resultType`, `ttlMs`/`cacheScope`, the server's identity). What remains is the
-//! application: the `test_input_required_result_*` tools and prompt here (InputRequiredResult and
-//! the retry), everything else the 2025-11-25 handlers of `main.rs`, whose params and results
-//! 2026-07-28 shares.
+//! Protocol 2026-07-28: a POST without `Mcp-Session-Id` whose request is not `initialize` is one
+//! request on its own. The adapter gives it a `Server::stateless` engine, which checks its
+//! version and `_meta` (-32022, -32602; the adapter: a `MCP-Protocol-Version` header that differs
+//! is -32020), answers `server/discover`, `ping` and `logging/setLevel` (-32601), validates the
+//! params against 2026-07-28, and completes the result (`resultType`, `ttlMs`/`cacheScope`, the
+//! server's identity). What remains is the application: methods 2026-07-28 does not have
+//! (-32601, answered at once so as JSON with 404), the `test_input_required_result_*` tools and
+//! prompt here (InputRequiredResult and the retry), everything else the 2025-11-25 handlers of
+//! `ctx.rs`, whose params and results 2026-07-28 shares.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use bytes::Bytes;
-use hyper::{HeaderMap, StatusCode};
-use mcp_spec_engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo, Transmit};
-use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY};
+use mcp_spec_engine::http::server::RequestContext;
+use mcp_spec_engine::{LogLevel, Request};
+use mcp_spec_types::negotiate::CLIENT_CAPABILITIES_META_KEY;
 use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::v2026_07_28 as next;
 use serde_json::{json, Map, Value};
 
-use super::{json_response, read_message, App, Body, Ctx, Session};
+use super::{read_message, App, Ctx};
 
-/// The HTTP transport's error for a `Mcp-Protocol-Version` header that differs from `_meta`.
-const HEADER_MISMATCH: i64 = -32020;
 /// 2026-07-28's `MissingRequiredClientCapabilityError`.
 const MISSING_CAPABILITY: i64 = -32021;
 /// 2025-11-25's resource-not-found code.
 const RESOURCE_NOT_FOUND: i64 = -32002;
 
-fn info() -> ServerInfo {
-    let capabilities = json!({"completions": {}, "prompts": {"listChanged": false}, "resources": {"listChanged": false}, "tools": {"listChanged": false}});
-    let info = ServerInfo::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"))
-        .versions(&["2025-06-18", "2025-11-25", "2026-07-28"]);
-    info.capabilities(&capabilities).expect("JSON")
-}
-
-/// Whether `body` is a request for this path: no session, not `initialize`.
-pub(super) fn takes(headers: &HeaderMap, body: &[u8]) -> bool {
-    if headers.contains_key("mcp-session-id") {
-        return false;
+/// Answers a request without a session.
+pub(super) async fn run(ctx: &Ctx, request: &Request) -> Result<Value, RpcError> {
+    if !<next::ClientMessage as Envelope>::is_request_method(&request.method) {
+        let message = format!("Method not found: {}", request.method);
+        return Err(RpcError { code: -32601, message, data: None });
     }
-    let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return false;
-    };
-    // An `initialize` that names a per-request version in `_meta` is a 2026-07-28 client's (-32601).
-    let per_request = value
-        .pointer("/params/_meta")
-        .is_some_and(|m| m.get(PROTOCOL_VERSION_META_KEY).is_some());
-    value.get("id").is_some()
-        && value
-            .get("method")
-            .and_then(Value::as_str)
-            .is_some_and(|m| m != "initialize" || per_request)
-}
-
-/// The HTTP status of an answer the engine wrote at once: 404 for a method 2026-07-28 does not
-/// have, 400 for another error (a session's: a line that does not read, or invalid params).
-pub(super) fn status(line: &[u8]) -> StatusCode {
-    let code = serde_json::from_slice::<Value>(line)
-        .ok()
-        .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
-    match code {
-        None => StatusCode::OK,
-        Some(-32601) => StatusCode::NOT_FOUND,
-        Some(_) => StatusCode::BAD_REQUEST,
+    match input_required(&ctx.cx, request) {
+        Some(Ok(Answer::Result(result))) => return Ok(result),
+        // The engine wrote the answer; what is returned here is not sent.
+        Some(Ok(Answer::Written)) => return Ok(Value::Null),
+        Some(Err(error)) => return Err(error),
+        None => {}
     }
-}
-
-pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyper::Response<Body> {
-    let value: Value = serde_json::from_slice(&body).unwrap_or_default();
-    let meta_version = value
-        .pointer("/params/_meta")
-        .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
-        .and_then(Value::as_str);
-    let header = headers
-        .get("mcp-protocol-version")
-        .and_then(|h| h.to_str().ok());
-    if let (Some(meta), h) = (meta_version, header) {
-        if h != Some(meta) {
-            let message = format!(
-                "Header mismatch: Mcp-Protocol-Version is {h:?}, params._meta names {meta:?}"
-            );
-            let answer = json!({"jsonrpc": "2.0", "id": value["id"], "error": {"code": HEADER_MISMATCH, "message": message}});
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                app.write_next(answer.to_string().as_bytes()),
-            );
+    if request.params.as_ref().and_then(|p| p.get("name")).is_some_and(|n| n == "test_logging_tool") {
+        for step in ["started", "working", "done"] {
+            ctx.log(LogLevel::Info, Some("test_logging_tool"), &format!("Tool {step}"));
         }
+        return Ok(text("Logging test completed".into()));
     }
-    let mut engine = Server::stateless(Config::default(), info());
-    if engine.handle_line(&body).is_err() {
-        return json_response(StatusCode::SERVICE_UNAVAILABLE, String::new());
-    }
-    // The engine answered it (an error, or `server/discover`).
-    if let Some(Transmit { line, .. }) = engine.poll_transmit() {
-        return json_response(status(&line), app.write_next(&line));
-    }
-    let Some(Event::Request(request)) =
-        std::iter::from_fn(|| engine.poll_event()).find(|e| matches!(e, Event::Request(_)))
-    else {
-        return json_response(StatusCode::BAD_REQUEST, String::new());
-    };
-    // The InputRequiredResult tools, the capability check and methods 2026-07-28 does not have
-    // (`resources/subscribe`, ...) answer at once, in JSON (an error with 400 or 404).
-    let unknown = !<next::ClientMessage as Envelope>::is_request_method(&request.method);
-    let now = if unknown {
-        Some(Err(RpcError {
-            code: -32601,
-            message: format!("Method not found: {}", request.method),
-            data: None,
-        }))
-    } else {
-        input_required(&mut engine, &request)
-    };
-    if let Some(outcome) = now {
-        answer(&mut engine, &request, outcome);
-        let line = engine.poll_transmit().map(|t| t.line).unwrap_or_default();
-        return json_response(status(&line), app.write_next(&line));
-    }
-    // Its own session: the engine decides which log messages the request gets (by its `_meta`).
-    let session = Arc::new(Session::new(engine, true));
-    let rx = session.open_stream(&request.id);
-    let ctx = Ctx {
-        app: app.clone(),
-        session,
-        id: request.id.clone(),
-    };
-    tokio::spawn(async move {
-        let outcome = if request
-            .params
-            .as_ref()
-            .and_then(|p| p.get("name"))
-            .is_some_and(|n| n == "test_logging_tool")
-        {
-            for step in ["started", "working", "done"] {
-                ctx.log(
-                    LogLevel::Info,
-                    Some("test_logging_tool"),
-                    &format!("Tool {step}"),
-                );
-            }
-            Ok(text("Logging test completed".into()))
-        } else {
-            run(&ctx, &request).await
-        };
-        ctx.finish(outcome);
-    });
-    super::sse_response(rx)
-}
-
-fn answer(engine: &mut Server, request: &Request, outcome: Result<Answer, RpcError>) {
-    let written = match outcome {
-        Ok(Answer::Result(result)) => engine.respond(&request.id, &result),
-        Ok(Answer::Written) => Ok(Sent::Written),
-        Err(error) => engine.respond_error(&request.id, &error),
-    };
-    if let Err(e) = written {
-        eprintln!("stateless answer: {e}");
-    }
+    session_handlers(ctx, request).await
 }
 
 enum Answer {
@@ -168,7 +56,7 @@ enum Answer {
 }
 
 /// The 2025-11-25 handlers (`Ctx::run`), and what 2026-07-28 changes in their answers.
-async fn run(ctx: &Ctx, request: &Request) -> Result<Value, RpcError> {
+async fn session_handlers(ctx: &Ctx, request: &Request) -> Result<Value, RpcError> {
     match ctx.run(request).await {
         Ok(mut result) => {
             if let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) {
@@ -244,7 +132,7 @@ fn invalid(message: &str) -> RpcError {
 }
 
 /// The InputRequiredResult tools and prompt: `None` for any other request.
-fn input_required(engine: &mut Server, request: &Request) -> Option<Result<Answer, RpcError>> {
+fn input_required(cx: &RequestContext, request: &Request) -> Option<Result<Answer, RpcError>> {
     let name = request.params.as_ref()?.get("name")?.as_str()?;
     let round = Round {
         request,
@@ -256,7 +144,7 @@ fn input_required(engine: &mut Server, request: &Request) -> Option<Result<Answe
     let field = |key: &str, field: &str| round.field(key, field);
     let mut ask = |asks: Vec<(&str, Value)>, state: Option<String>| -> Result<Answer, RpcError> {
         let asks: Map<String, Value> = asks.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        match engine.respond_input_required(&request.id, asks, state.as_deref()) {
+        match cx.respond_input_required(asks, state.as_deref()) {
             Ok(_) => Ok(Answer::Written),
             Err(e) => Err(invalid(&e.to_string())),
         }
