@@ -39,13 +39,18 @@ row() { # label transport clients server-binary
     if [ "$2" = HTTP ]; then http_flag=--http; fi
     i=0
     while [ $i -lt "$runs" ]; do
-        "$load" $http_flag --clients "$3" --calls "$calls" --warmup "$warmup" "$4" | sed 's/^/ /' >>"$out"
+        # The server's stderr (an HTTP server's "listening on") is shown only when the run fails.
+        if ! "$load" $http_flag --clients "$3" --calls "$calls" --warmup "$warmup" "$4" >"$out.run" 2>"$out.err"; then
+            cat "$out.err" >&2
+            exit 1
+        fi
+        sed 's/^/ /' "$out.run" >>"$out"
         i=$((i + 1))
     done
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" \
         "$(median calls_per_s <"$out")" "$(median p50_us <"$out")" "$(median p99_us <"$out")" \
         "$(median server_cpu_us_per_call <"$out")" "$(median vmhwm_kib <"$out")"
-    rm -f "$out"
+    rm -f "$out" "$out.run" "$out.err"
 }
 
 lines() { "$here/count-lines.sh" "$1" | cut -d' ' -f1; }
