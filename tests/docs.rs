@@ -434,6 +434,7 @@ impl Tree {
             return Err(format!("`{first}`: re-exports go round"));
         }
         let mut globs = Vec::new();
+        let mut unseen_module = None;
         for (item, file_dir, child_dir) in items {
             let (ident, vis, attrs) = match item {
                 Item::Struct(i) => (&i.ident, &i.vis, &i.attrs),
@@ -446,7 +447,9 @@ impl Tree {
                 Item::Union(i) => (&i.ident, &i.vis, &i.attrs),
                 Item::Mod(m) if m.ident == first => {
                     if visible && (!public(&m.vis) || hidden(&m.attrs)) {
-                        return Err(format!("module `{first}` is {}", if hidden(&m.attrs) { "#[doc(hidden)]" } else { "private" }));
+                        // A function of the same name may be re-exported from it (`pub use connect::connect`).
+                        unseen_module = Some(format!("module `{first}` is {}", if hidden(&m.attrs) { "#[doc(hidden)]" } else { "private" }));
+                        continue;
                     }
                     let mut path = here.to_vec();
                     path.push(first.clone());
@@ -485,6 +488,9 @@ impl Tree {
                     return Ok(());
                 }
             }
+        }
+        if let Some(e) = unseen_module {
+            return Err(e);
         }
         Err(format!("no item `{first}` in `{}`", if here.is_empty() { "crate".to_string() } else { here.join("::") }))
     }

@@ -1,19 +1,23 @@
-//! What the transport adapters ([`blocking`](super::blocking), and `tokio` behind its feature)
-//! share: the [`Role`] they drive and the [`Context`] that lets work on another thread answer a
-//! request, report progress and learn that the peer cancelled it.
+//! What the transport adapters ([`blocking`](super::blocking), and `tokio` and `http::client`
+//! behind their features) share: the [`Role`] they drive, the [`Context`] that lets work on
+//! another thread answer a request, report progress and learn that the peer cancelled it, and a
+//! client connection's `call` ([`ClientLoop`]).
 
 use std::collections::HashMap;
-use std::io::Write;
+use std::future::Future;
+use std::io::{self, Write};
+use std::pin::pin;
+use std::task::{Context as TaskContext, Poll, Waker};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{Engine, Error, Event, Id, Request, Sent, Server, Side, Transmit};
+use super::{CallError, Client, Engine, Error, Event, Handle, Id, Request, Sent, Server, Side, Transmit};
 use mcp_spec_types::rpc::INTERNAL_ERROR;
-use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::runtime::{RequestMethod, RpcError};
 use mcp_spec_types::write::WriteJson;
 
 mod sealed {
@@ -259,4 +263,38 @@ pub(crate) fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant>
 /// What `next_event_until` returns when its deadline passes first.
 pub(crate) fn deadline_passed() -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::TimedOut, "the deadline passed before the next event")
+}
+
+/// A client connection as `call` sees it: its engine and its next event. `call` and `wait_for`
+/// are written once, async, over it: the blocking adapter's `next` never waits on a waker (it
+/// blocks its thread), so [`ready`] runs them there without an executor.
+pub(crate) trait ClientLoop {
+    fn client(&mut self) -> &mut Client;
+    async fn next(&mut self) -> io::Result<Option<Event>>;
+}
+
+/// Sends `request` (asking for progress when `progress`), and runs `conn` until its answer.
+pub(crate) async fn call<R: RequestMethod>(conn: &mut impl ClientLoop, request: R, timeout: Option<Duration>, progress: bool, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
+    let engine = conn.client();
+    let handle = if progress { engine.request_with_progress(request, Instant::now(), timeout)? } else { engine.request(request, Instant::now(), timeout)? };
+    wait_for(conn, handle, on_other).await
+}
+
+/// Runs `conn` until the answer `handle` waits for, every other event to `on_other`.
+pub(crate) async fn wait_for<R: RequestMethod>(conn: &mut impl ClientLoop, handle: Handle<R>, mut on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
+    loop {
+        match conn.next().await? {
+            Some(Event::Answer(answer)) if handle.answers(&answer) => return Ok(handle.read(answer)?),
+            Some(event) => on_other(conn.client(), event),
+            None => return Err(CallError::Ended),
+        }
+    }
+}
+
+/// The output of a future that never waits on its waker (one over a blocking connection).
+pub(crate) fn ready<T>(future: impl Future<Output = T>) -> T {
+    match pin!(future).poll(&mut TaskContext::from_waker(Waker::noop())) {
+        Poll::Ready(output) => output,
+        Poll::Pending => unreachable!("a blocking connection's future waited on its waker"),
+    }
 }

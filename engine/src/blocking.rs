@@ -59,9 +59,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::adapter::Sink;
+use super::adapter::{self, Sink};
 pub use super::adapter::{Context, Role};
-use super::driver::{Driver, Input, Lines, Next};
+use super::driver::{self, Driver, Input, Lines, Received, Transport};
 use super::{Event, Request};
 
 /// The longest line read (64 MiB); a longer one is handed to the engine as a line that is not
@@ -163,34 +163,7 @@ impl<E: Role> Connection<E> {
     }
 
     fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
-        loop {
-            let written = self.drain(self.driver.write_until(deadline))?;
-            let deadline = match self.driver.after_write(written, deadline) {
-                Next::Event(event) => return Ok(Some(event)),
-                Next::Done => return Ok(None),
-                Next::Again => continue,
-                Next::Late => return Err(crate::adapter::deadline_passed()),
-                Next::Read(deadline) => deadline,
-            };
-            let input = match deadline {
-                Some(deadline) => match self.inputs.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                    Ok(input) => input,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.driver.timed_out();
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => return Ok(None),
-                },
-                None => match self.inputs.recv() {
-                    Ok(input) => input,
-                    Err(_) => return Ok(None),
-                },
-            };
-            if let Input::Message(line) = &input {
-                self.gate.release(line.len());
-            }
-            self.driver.take(input)?;
-        }
+        adapter::ready(driver::next_event(self, deadline))
     }
 
     /// Writes what the engine queued, and waits until the writer has written it.
@@ -240,6 +213,38 @@ impl<E: Role> Connection<E> {
                 let _ = output.send(line);
             }
         }
+    }
+}
+
+// The driver's loop, on threads: neither await below ever waits on a waker.
+impl<E: Role> Transport for Connection<E> {
+    type Engine = E;
+    type Framer = Lines;
+
+    fn driver(&mut self) -> &mut Driver<E> {
+        &mut self.driver
+    }
+
+    async fn write(&mut self, until: Option<Instant>) -> io::Result<bool> {
+        self.drain(until)
+    }
+
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<E>> {
+        let input = match until {
+            Some(until) => match self.inputs.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                Ok(input) => input,
+                Err(RecvTimeoutError::Timeout) => return Received::TimedOut,
+                Err(RecvTimeoutError::Disconnected) => return Received::Closed,
+            },
+            None => match self.inputs.recv() {
+                Ok(input) => input,
+                Err(_) => return Received::Closed,
+            },
+        };
+        if let Input::Message(line) = &input {
+            self.gate.release(line.len());
+        }
+        Received::Input(input)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The engine on tokio (feature `tokio`): newline-delimited JSON-RPC over any `AsyncRead` and
-//! `AsyncWrite`, the same loop as [`blocking`](super::blocking) as `async` functions.
+//! `AsyncWrite`, on the same loop as [`blocking`](super::blocking) (written once, async), over tokio I/O.
 //!
 //! A task reads lines (spawned by [`Connection::new`], so it is called inside a runtime); 
 //! [`Connection::next_event`] writes what the engine queued, feeds it the lines, wakes it at its
@@ -35,6 +35,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::time::Instant;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
@@ -43,7 +44,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use super::adapter::Sink;
 pub use super::adapter::{Context, Role};
 use super::blocking::{MAX_LINE, READ_AHEAD, READ_AHEAD_BYTES};
-use super::driver::{Driver, Input, Lines, Next};
+use super::driver::{self, Driver, Input, Lines, Received, Transport};
 use super::{Event, Request};
 
 // An input, and for a line its permits (one line, its bytes): they go when the line is taken,
@@ -115,46 +116,17 @@ impl<E: Role> Connection<E> {
     /// [`next_event`](Self::next_event), giving up at `deadline`: then an error of kind
     /// [`TimedOut`](io::ErrorKind::TimedOut), and the connection stays usable (cancel-safe as
     /// `next_event`). Events already due come first.
-    pub async fn next_event_until(&mut self, deadline: std::time::Instant) -> io::Result<Option<Event>> {
+    pub async fn next_event_until(&mut self, deadline: Instant) -> io::Result<Option<Event>> {
         self.next_event_before(Some(deadline)).await
     }
 
     /// [`next_event_until`](Self::next_event_until) `timeout` from now.
     pub async fn next_event_timeout(&mut self, timeout: std::time::Duration) -> io::Result<Option<Event>> {
-        self.next_event_before(std::time::Instant::now().checked_add(timeout)).await
+        self.next_event_before(Instant::now().checked_add(timeout)).await
     }
 
-    async fn next_event_before(&mut self, deadline: Option<std::time::Instant>) -> io::Result<Option<Event>> {
-        loop {
-            // The flush is cancel-safe; the driver's steps between the awaits are synchronous.
-            let written = match self.driver.write_until(deadline) {
-                Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
-                    Ok(flushed) => flushed.map(|()| true)?,
-                    Err(_) => false,
-                },
-                None => self.flush().await.map(|()| true)?,
-            };
-            let deadline = match self.driver.after_write(written, deadline) {
-                Next::Event(event) => return Ok(Some(event)),
-                Next::Done => return Ok(None),
-                Next::Again => continue,
-                Next::Late => return Err(crate::adapter::deadline_passed()),
-                Next::Read(deadline) => deadline,
-            };
-            let input = match deadline {
-                Some(deadline) => match tokio::time::timeout_at(deadline.into(), self.inputs.recv()).await {
-                    Ok(input) => input,
-                    Err(_) => {
-                        self.driver.timed_out();
-                        continue;
-                    }
-                },
-                None => self.inputs.recv().await,
-            };
-            // The connection holds a sender, so the channel never closes while it exists.
-            let Some((input, _permits)) = input else { return Ok(None) };
-            self.driver.take(input)?;
-        }
+    async fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
+        driver::next_event(self, deadline).await
     }
 
     /// Writes what the engine queued. Cancel-safe: the part of a line not yet written when it is
@@ -186,6 +158,32 @@ impl<E: Role> Connection<E> {
             self.unflushed = false;
         }
         Ok(())
+    }
+}
+
+// The driver's loop over async I/O; both awaits are cancel-safe (the flush keeps a line's rest,
+// a channel's `recv` loses nothing).
+impl<E: Role> Transport for Connection<E> {
+    type Engine = E;
+    type Framer = Lines;
+
+    fn driver(&mut self) -> &mut Driver<E> {
+        &mut self.driver
+    }
+
+    async fn write(&mut self, until: Option<Instant>) -> io::Result<bool> {
+        match until {
+            Some(until) => match tokio::time::timeout_at(until.into(), self.flush()).await {
+                Ok(flushed) => flushed.map(|()| true),
+                Err(_) => Ok(false),
+            },
+            None => self.flush().await.map(|()| true),
+        }
+    }
+
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<E>> {
+        // The permits go with the line: the reader may read the next one.
+        driver::receive(&mut self.inputs, until).await.map(|(input, _permits)| input)
     }
 }
 

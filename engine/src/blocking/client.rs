@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use mcp_spec_types::runtime::RequestMethod;
 
 use super::{Connection, Input, Role};
+use crate::adapter::{self, ClientLoop};
 use crate::{CallError, Client, Closed, Event};
 
 // How often `close` looks whether the child has exited (std has no wait with a timeout).
@@ -22,24 +23,24 @@ impl Connection<Client> {
     /// (from now) is the engine's deadline: past it, `notifications/cancelled` is written and
     /// the call fails with [`RequestError::TimedOut`](crate::RequestError::TimedOut).
     pub fn call<R: RequestMethod>(&mut self, request: R, timeout: Option<Duration>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        let handle = self.driver.engine.request(request, Instant::now(), timeout)?;
-        self.wait_for(handle, on_other)
+        adapter::ready(adapter::call(self, request, timeout, false, on_other))
     }
 
     /// [`call`](Self::call), asking for progress: it comes to `on_other` as [`Event::Progress`].
     pub fn call_with_progress<R: RequestMethod>(&mut self, request: R, timeout: Option<Duration>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        let handle = self.driver.engine.request_with_progress(request, Instant::now(), timeout)?;
-        self.wait_for(handle, on_other)
+        adapter::ready(adapter::call(self, request, timeout, true, on_other))
+    }
+}
+
+// `call`, written once for the three client connections, is async; this one's `next` blocks
+// its thread and is ready when polled.
+impl ClientLoop for Connection<Client> {
+    fn client(&mut self) -> &mut Client {
+        &mut self.driver.engine
     }
 
-    fn wait_for<R: RequestMethod>(&mut self, handle: crate::Handle<R>, mut on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        loop {
-            match self.next_event()? {
-                Some(Event::Answer(answer)) if handle.answers(&answer) => return Ok(handle.read(answer)?),
-                Some(event) => on_other(&mut self.driver.engine, event),
-                None => return Err(CallError::Ended),
-            }
-        }
+    async fn next(&mut self) -> io::Result<Option<Event>> {
+        self.next_event()
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Streamable HTTP client adapter (feature `http`): the engine's [`Client`] over hyper 1,
-//! with the loop of the [`tokio`](crate::tokio) adapter: [`Connection::next_event`] (and its
-//! deadline forms), [`Connection::call`], [`Connection::close`].
+//! on the loop every adapter runs (the one [`tokio`](crate::tokio) runs, with a POST for a
+//! write): [`Connection::next_event`] (and its deadline forms), [`Connection::call`],
+//! [`Connection::close`].
 //!
 //! Each line the engine writes is POSTed with `Accept: application/json, text/event-stream`;
 //! the answer is read as JSON or as an SSE stream whose events are lines for the engine. The
@@ -8,7 +9,9 @@
 //! `MCP-Protocol-Version` once `initialize` has negotiated one; a 2026-07-28 request (a
 //! [`Client::per_request`] engine) carries `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
 //! from its own message instead. Once the engine writes `notifications/initialized`, the GET
-//! stream is opened for what the server sends outside any request (a 405 means it has none).
+//! stream is opened for what the server sends outside any request (a 405 means it has none);
+//! the requests after it are sent once it is answered (at most 2 s later), so no answer of theirs
+//! can go to a GET stream that is still on its way.
 //! An SSE stream that ends before its answer is resumed with a GET carrying `Last-Event-ID`,
 //! after the server's `retry`, at most [`Limits::max_resumptions`] times. [`Connection::close`]
 //! DELETEs the session. Bodies and events are bounded ([`Limits`]).
@@ -31,17 +34,23 @@ use mcp_spec_types::runtime::RequestMethod;
 use tokio::sync::mpsc::{self, UnboundedReceiver};
 use tokio::task::JoinSet;
 
+use crate::adapter::{self, ClientLoop};
+use crate::driver::{self, Bodies, Driver, Input, Received, Transport};
+/// Which way a line went, for [`Connection::observe`]: [`Read`](Direction::Read) is a line the
+/// server sent or an error answer the transport made.
+pub use crate::driver::Direction;
 use crate::{CallError, Client, Closed, Event, Handle};
 
-mod connect;
+mod era;
 mod exchange;
 mod sse;
 #[cfg(test)]
 mod tests;
 
-pub use connect::{connect, Negotiated};
+// Not `mod connect`: tests/docs.rs resolves a README's `http::client::connect` by name, not namespace.
+pub use era::{connect, Negotiated};
 pub use exchange::{header_value, ExtraHeaders};
-use exchange::{Exchange, Input};
+use exchange::Exchange;
 
 /// The error code of an answer the transport makes for a request HTTP did not answer
 /// (JSON-RPC's range for implementation-defined errors); `data.status` is the HTTP status, or
@@ -67,25 +76,14 @@ impl Default for Limits {
 
 /// A client session over Streamable HTTP. See the [module docs](self).
 pub struct Connection {
-    engine: Client,
+    // The loop of every adapter; a message is a POST body, so nothing frames it.
+    driver: Driver<Client, Bodies>,
     exchange: Arc<Exchange>,
-    inputs: UnboundedReceiver<Input>,
+    inputs: UnboundedReceiver<Input<Client>>,
     tasks: JoinSet<()>,
     // The GET stream's task: it never ends by itself.
     listener: Option<tokio::task::AbortHandle>,
-    observer: Option<Observer>,
 }
-
-/// Which way a line went, for [`Connection::observe`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// A line the engine wrote, as it is POSTed.
-    Written,
-    /// A line handed to the engine: the server's, or an error answer the transport made.
-    Read,
-}
-
-type Observer = Box<dyn FnMut(Direction, &[u8]) + Send>;
 
 impl Connection {
     /// A connection to the MCP endpoint `url` (`http://`; the application sends `initialize`,
@@ -96,12 +94,12 @@ impl Connection {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "only http:// URLs (no TLS in this adapter)"));
         }
         let (sender, inputs) = mpsc::unbounded_channel();
-        Ok(Connection { engine, exchange: Exchange::new(url, limits, sender), inputs, tasks: JoinSet::new(), listener: None, observer: None })
+        Ok(Connection { driver: Driver::new(engine, Bodies), exchange: Exchange::new(url, limits, sender), inputs, tasks: JoinSet::new(), listener: None })
     }
 
     /// The engine, to send requests and notifications and to answer the server's requests.
     pub fn engine(&mut self) -> &mut Client {
-        &mut self.engine
+        &mut self.driver.engine
     }
 
     /// Headers of the application's own for each message POSTed from now on, from the message
@@ -112,8 +110,11 @@ impl Connection {
     }
 
     /// Sees every line written and read, in the loop's order (to record or validate them).
-    pub fn observe(&mut self, observer: impl FnMut(Direction, &[u8]) + Send + 'static) {
-        self.observer = Some(Box::new(observer));
+    pub fn observe(&mut self, mut observer: impl FnMut(Direction, &[u8]) + Send + 'static) {
+        self.driver.observe(Box::new(move |direction, line| {
+            observer(direction, line);
+            Ok(())
+        }));
     }
 
     /// The `Mcp-Session-Id` the server gave (session era).
@@ -121,24 +122,25 @@ impl Connection {
         self.exchange.session.lock().unwrap_or_else(|e| e.into_inner()).id.clone()
     }
 
-    /// POSTs what the engine queued, each line in a task of its own (in `tasks`).
-    fn transmit(&mut self) {
+    /// POSTs what the engine queued, each line in a task of its own (in `tasks`). Writing never
+    /// waits, so for the driver everything queued is always written.
+    fn transmit(&mut self) -> io::Result<()> {
         let mut tasks = std::mem::take(&mut self.tasks);
-        self.transmit_into(&mut tasks);
+        let posted = self.transmit_into(&mut tasks);
         self.tasks = tasks;
+        posted
     }
 
-    fn transmit_into(&mut self, tasks: &mut JoinSet<()>) {
-        while let Some(crate::Transmit { line, .. }) = self.engine.poll_transmit() {
-            if let Some(observe) = self.observer.as_mut() {
-                observe(Direction::Written, &line);
-            }
+    fn transmit_into(&mut self, tasks: &mut JoinSet<()>) -> io::Result<()> {
+        while let Some(crate::Transmit { line, .. }) = self.driver.next_out()? {
             let initialized = line.windows(25).any(|w| w == b"notifications/initialized");
-            tasks.spawn(self.exchange.clone().post(line));
+            tasks.spawn(self.exchange.clone().post(line, self.exchange.before_post()));
             if initialized && self.listener.is_none() {
+                self.exchange.opening_get_stream();
                 self.listener = Some(tasks.spawn(self.exchange.clone().listen()));
             }
         }
+        Ok(())
     }
 
     /// Runs the session until the engine has an event (`None` never comes while the connection
@@ -159,59 +161,23 @@ impl Connection {
     }
 
     async fn next_event_before(&mut self, deadline: Option<Instant>) -> io::Result<Option<Event>> {
-        loop {
-            self.transmit();
-            // Finished tasks are reaped so the set stays as large as the exchanges under way.
-            while self.tasks.try_join_next().is_some() {}
-            if let Some(event) = self.engine.poll_event() {
-                return Ok(Some(event));
-            }
-            if deadline.is_some_and(|d| d <= Instant::now()) {
-                return Err(crate::adapter::deadline_passed());
-            }
-            let until = crate::adapter::earlier(self.engine.poll_timeout(), deadline);
-            let input = match until {
-                Some(until) => match tokio::time::timeout_at(until.into(), self.inputs.recv()).await {
-                    Ok(input) => input,
-                    Err(_) => {
-                        self.engine.handle_timeout(Instant::now());
-                        continue;
-                    }
-                },
-                None => self.inputs.recv().await,
-            };
-            // The exchange holds a sender, so the channel stays open while the connection does.
-            let Some(Input::Line(line)) = input else { return Ok(None) };
-            if let Some(observe) = self.observer.as_mut() {
-                observe(Direction::Read, &line);
-            }
-            // The loop drained both queues before waiting, so the engine has room.
-            self.engine.handle_line(&line).map_err(io::Error::other)?;
-        }
+        driver::next_event(self, deadline).await
     }
 
     /// Sends `request`, runs the connection until its answer; every other event goes to
     /// `on_other` with the engine (as [`tokio::Connection::call`](crate::tokio::Connection::call)).
     pub async fn call<R: RequestMethod>(&mut self, request: R, timeout: Option<Duration>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        let handle = self.engine.request(request, Instant::now(), timeout)?;
-        self.wait_for(handle, on_other).await
+        adapter::call(self, request, timeout, false, on_other).await
     }
 
     /// [`call`](Self::call), asking for progress: it comes to `on_other` as [`Event::Progress`].
     pub async fn call_with_progress<R: RequestMethod>(&mut self, request: R, timeout: Option<Duration>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        let handle = self.engine.request_with_progress(request, Instant::now(), timeout)?;
-        self.wait_for(handle, on_other).await
+        adapter::call(self, request, timeout, true, on_other).await
     }
 
     /// Runs the connection until the answer `handle` waits for.
-    pub async fn wait_for<R: RequestMethod>(&mut self, handle: Handle<R>, mut on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        loop {
-            match self.next_event().await? {
-                Some(Event::Answer(answer)) if handle.answers(&answer) => return Ok(handle.read(answer)?),
-                Some(event) => on_other(&mut self.engine, event),
-                None => return Err(CallError::Ended),
-            }
-        }
+    pub async fn wait_for<R: RequestMethod>(&mut self, handle: Handle<R>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
+        adapter::wait_for(self, handle, on_other).await
     }
 
     /// Ends the session within `grace`: POSTs what the engine queued, DELETEs the session (a
@@ -222,7 +188,7 @@ impl Connection {
         // The lines still queued (a cancellation, an answer) go out before the session ends;
         // the exchanges already under way (a stream waiting for an answer) are stopped.
         let mut last = JoinSet::new();
-        self.transmit_into(&mut last);
+        self.transmit_into(&mut last)?;
         if let Some(listener) = &self.listener {
             listener.abort();
         }
@@ -233,5 +199,38 @@ impl Connection {
             Ok(Err(why)) => Err(io::Error::other(why)),
             Err(_) => Ok(Closed::StillOpen),
         }
+    }
+}
+
+// The driver's loop; this adapter's I/O is a POST task per message and the channel the tasks
+// answer on.
+impl Transport for Connection {
+    type Engine = Client;
+    type Framer = Bodies;
+
+    fn driver(&mut self) -> &mut Driver<Client, Bodies> {
+        &mut self.driver
+    }
+
+    /// Writing never waits (each message is POSTed in a task), so all of it is always out.
+    async fn write(&mut self, _: Option<Instant>) -> io::Result<bool> {
+        self.transmit()?;
+        // Finished tasks are reaped so the set stays as large as the exchanges under way.
+        while self.tasks.try_join_next().is_some() {}
+        Ok(true)
+    }
+
+    async fn read(&mut self, until: Option<Instant>) -> Received<Input<Client>> {
+        driver::receive(&mut self.inputs, until).await
+    }
+}
+
+impl ClientLoop for Connection {
+    fn client(&mut self) -> &mut Client {
+        &mut self.driver.engine
+    }
+
+    async fn next(&mut self) -> io::Result<Option<Event>> {
+        self.next_event().await
     }
 }

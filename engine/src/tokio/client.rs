@@ -3,12 +3,13 @@
 //! grace period).
 
 use std::io;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_spec_types::runtime::RequestMethod;
 use tokio::io::AsyncWriteExt;
 
 use super::{Connection, Input, Role};
+use crate::adapter::{self, ClientLoop};
 use crate::{CallError, Client, Closed, Event};
 
 impl Connection<Client> {
@@ -17,24 +18,22 @@ impl Connection<Client> {
     /// answer a server's request). `timeout` is the engine's deadline, as
     /// [`blocking::Connection::call`](crate::blocking::Connection::call)'s.
     pub async fn call<R: RequestMethod>(&mut self, request: R, timeout: Option<Duration>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        let handle = self.driver.engine.request(request, Instant::now(), timeout)?;
-        self.wait_for(handle, on_other).await
+        adapter::call(self, request, timeout, false, on_other).await
     }
 
     /// [`call`](Self::call), asking for progress: it comes to `on_other` as [`Event::Progress`].
     pub async fn call_with_progress<R: RequestMethod>(&mut self, request: R, timeout: Option<Duration>, on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        let handle = self.driver.engine.request_with_progress(request, Instant::now(), timeout)?;
-        self.wait_for(handle, on_other).await
+        adapter::call(self, request, timeout, true, on_other).await
+    }
+}
+
+impl ClientLoop for Connection<Client> {
+    fn client(&mut self) -> &mut Client {
+        &mut self.driver.engine
     }
 
-    async fn wait_for<R: RequestMethod>(&mut self, handle: crate::Handle<R>, mut on_other: impl FnMut(&mut Client, Event)) -> Result<R::Result, CallError> {
-        loop {
-            match self.next_event().await? {
-                Some(Event::Answer(answer)) if handle.answers(&answer) => return Ok(handle.read(answer)?),
-                Some(event) => on_other(&mut self.driver.engine, event),
-                None => return Err(CallError::Ended),
-            }
-        }
+    async fn next(&mut self) -> io::Result<Option<Event>> {
+        self.next_event().await
     }
 }
 

@@ -19,6 +19,8 @@ type Handler<C> = dyn Fn(Option<&Map<String, Value>>, &mut C) -> ToolResult + Se
 /// long calls.
 pub struct Router<C> {
     tools: Vec<(ToolDef, Box<Handler<C>>)>,
+    // The tools routed with `waiting_tool`, by name: their calls block (sleep, I/O, long work).
+    waiting: Vec<String>,
     // 2026-07-28's `ttlMs` and `cacheScope` of the listing.
     ttl_ms: u64,
     public: bool,
@@ -26,7 +28,7 @@ pub struct Router<C> {
 
 impl<C> Default for Router<C> {
     fn default() -> Self {
-        Router { tools: Vec::new(), ttl_ms: 0, public: false }
+        Router { tools: Vec::new(), waiting: Vec::new(), ttl_ms: 0, public: false }
     }
 }
 
@@ -60,6 +62,27 @@ impl<C> Router<C> {
                 Err(text) => ToolResult::error(text),
             },
         })
+    }
+
+    /// [`tool`](Self::tool), for a handler that blocks (sleeps, waits on I/O, works long):
+    /// [`waits`](Self::waits) says so of its calls, so the caller runs them on a thread or a
+    /// blocking task and answers quick ones in place, without a thread hand-off per call.
+    pub fn waiting_tool<In, Out, F>(mut self, name: &str, description: &str, handler: F) -> Result<Self, SchemaError>
+    where
+        In: JsonSchema + DeserializeOwned,
+        Out: JsonSchema + Serialize,
+        F: Fn(In, &mut C) -> Result<Out, String> + Send + Sync + 'static,
+    {
+        self.waiting.push(name.to_owned());
+        self.tool(name, description, handler)
+    }
+
+    /// Whether `request` is a `tools/call` of a tool routed with
+    /// [`waiting_tool`](Self::waiting_tool): run it off the loop. Everything else the router
+    /// answers (`tools/list`, quick tools, unknown names) is quick.
+    pub fn waits(&self, request: &Request) -> bool {
+        request.method == "tools/call"
+            && request.params.as_ref().and_then(|p| p.get("name")).and_then(Value::as_str).is_some_and(|name| self.waiting.iter().any(|w| w == name))
     }
 
     /// Routes a tool defined by hand: the handler reads the raw `arguments` itself.

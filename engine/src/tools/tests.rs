@@ -316,3 +316,18 @@ fn a_router_is_shared_across_threads() {
     fn shared<T: Send + Sync>(_: &T) {}
     shared(&router());
 }
+
+#[test]
+fn only_calls_of_a_waiting_tool_wait() {
+    let router = router().waiting_tool("sleep", "Sleeps", |_: Convert, _: &mut Context| Ok(json!({}))).unwrap();
+    let cases = [
+        (request("tools/call", json!({"name": "sleep", "arguments": {}})), true),
+        (request("tools/call", json!({"name": "convert", "arguments": {}})), false),
+        (request("tools/call", json!({"name": "nothing"})), false),
+        (request("tools/call", json!({})), false),
+        (request("tools/list", json!({"name": "sleep"})), false),
+    ];
+    let wrong: Vec<_> = cases.iter().filter(|(r, waits)| router.waits(r) != *waits).map(|(r, _)| &r.params).collect();
+    println!("{} passed, {} failed", cases.len() - wrong.len(), wrong.len());
+    assert!(wrong.is_empty(), "{wrong:?}");
+}

@@ -78,13 +78,18 @@ fn count(c: Count, cx: &mut RequestContext) -> Result<Counted, String> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let listen = std::env::args().skip_while(|a| a != "--listen").nth(1).unwrap_or_else(|| "127.0.0.1:8808".into());
-    let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
+    let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.waiting_tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
     // The engine negotiates the version and answers `initialize` (and 2026-07-28's `server/discover`) itself.
     let info = ServerInfo::new("two_tools", "0.1.0").capabilities(&serde_json::json!({"tools": {}}))?;
     let service = McpService::new(info, move |request: Request, mut cx: RequestContext| {
         let router = router.clone();
-        // The tools are blocking code (`count` sleeps): each call runs on a blocking thread.
-        async move { tokio::task::spawn_blocking(move || router.handle(&cx.version(), &request, &mut cx)).await.ok().flatten() }
+        async move {
+            // Quick tools are answered in place; one that waits (`count` sleeps) runs on a blocking thread.
+            if !router.waits(&request) {
+                return router.handle(&cx.version(), &request, &mut cx);
+            }
+            tokio::task::spawn_blocking(move || router.handle(&cx.version(), &request, &mut cx)).await.ok().flatten()
+        }
     });
     let listener = tokio::net::TcpListener::bind(&listen).await?;
     eprintln!("listening on http://{}/mcp", listener.local_addr()?);

@@ -78,20 +78,21 @@ fn count(c: Count, cx: &mut Context<Server>) -> Result<Counted, String> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
+    let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.waiting_tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
     // The engine negotiates the version and answers `initialize` (and 2026-07-28's `server/discover`) itself.
     let info = ServerInfo::new("two_tools", "0.1.0").capabilities(&serde_json::json!({"tools": {}}))?;
     let mut conn = Connection::stdio(Server::with_info(Config::default(), info));
     while let Some(event) = conn.next_event()? {
         let Event::Request(request) = event else { continue };
         let version = conn.engine().version_of(&request.id).unwrap_or(mcp::LATEST_PROTOCOL_VERSION).to_owned();
-        // Each call on a thread of its own, so `count` runs while other requests are answered.
-        let (router, mut cx) = (router.clone(), conn.context(&request));
-        std::thread::spawn(move || match router.handle(&version, &request, &mut cx) {
+        let (router, mut cx, waits) = (router.clone(), conn.context(&request), router.waits(&request));
+        let answer = move || match router.handle(&version, &request, &mut cx) {
             Some(Ok(result)) => cx.respond(&result),
             Some(Err(error)) => cx.respond_error(error),
             None => cx.respond_error(RpcError { code: mcp::METHOD_NOT_FOUND, message: format!("Method not found: {}", request.method), data: None }),
-        });
+        };
+        // Quick tools are answered in place; one that waits (`count` sleeps) gets a thread, so others are answered meanwhile.
+        if waits { drop(std::thread::spawn(answer)) } else { answer() }
     }
     Ok(())
 }

@@ -18,6 +18,8 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::sse::SseReader;
 use super::{Limits, HTTP_ERROR};
+use crate::driver::Input;
+use crate::Client;
 use mcp_spec_types::runtime::meta;
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -25,11 +27,9 @@ const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const LAST_EVENT_ID: &str = "last-event-id";
 // Before the first resumption when the server set no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
-
-/// What the tasks send the loop.
-pub(super) enum Input {
-    Line(Vec<u8>),
-}
+// How long a POST sent after the GET stream was asked for waits for that stream's answer, so a
+// server that never answers the GET delays requests by this much at most.
+const GET_STREAM_WAIT: Duration = Duration::from_secs(2);
 
 /// What every task shares: the HTTP client, the endpoint, the session.
 pub(super) struct Exchange {
@@ -37,9 +37,15 @@ pub(super) struct Exchange {
     url: Uri,
     limits: Limits,
     pub session: Mutex<Session>,
-    lines: UnboundedSender<Input>,
+    // To the connection's loop: each message read, as the driver takes it.
+    lines: UnboundedSender<Input<Client>>,
     /// The application's own headers for a message (e.g. 2026-07-28's `Mcp-Param-*`).
     pub extra: Mutex<Option<ExtraHeaders>>,
+    // Whether the GET stream, once asked for, has been answered (true before it is asked for).
+    // The POSTs after it wait: a server may send an answer on whichever stream is open, and one
+    // that comes on the GET stream before that stream is the client's leaves a POST's own stream
+    // (and its resumption with `Last-Event-ID`) racing the GET.
+    listening: tokio::sync::watch::Sender<bool>,
 }
 
 /// See [`Connection::extra_headers`](super::Connection::extra_headers).
@@ -62,12 +68,13 @@ struct Outgoing {
 }
 
 impl Exchange {
-    pub fn new(url: Uri, limits: Limits, lines: UnboundedSender<Input>) -> Arc<Self> {
+    pub fn new(url: Uri, limits: Limits, lines: UnboundedSender<Input<Client>>) -> Arc<Self> {
         let mut connector = HttpConnector::new();
         // A request goes out in several writes; without this each waits for the server's delayed ACK.
         connector.set_nodelay(true);
         let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector);
-        Arc::new(Exchange { http, url, limits, session: Mutex::new(Session::default()), lines, extra: Mutex::new(None) })
+        let listening = tokio::sync::watch::Sender::new(true);
+        Arc::new(Exchange { http, url, limits, session: Mutex::new(Session::default()), lines, extra: Mutex::new(None), listening })
     }
 
     fn session(&self) -> std::sync::MutexGuard<'_, Session> {
@@ -76,7 +83,7 @@ impl Exchange {
 
     fn send_line(&self, line: Vec<u8>) {
         // The connection may be gone; nothing is waiting for the line then.
-        let _ = self.lines.send(Input::Line(line));
+        let _ = self.lines.send(Input::Message(line));
     }
 
     /// An error answer for request `id`, from the transport (no answer came over HTTP).
@@ -100,8 +107,24 @@ impl Exchange {
         b
     }
 
-    /// POSTs one line and hands its answer (JSON, or each event of an SSE stream) to the loop.
-    pub async fn post(self: Arc<Self>, line: Vec<u8>) {
+    /// The GET stream is about to be asked for: POSTs from now on wait for its answer.
+    pub fn opening_get_stream(&self) {
+        self.listening.send_replace(false);
+    }
+
+    /// What a POST made now waits for before it is sent: the GET stream's answer, if asked for.
+    pub fn before_post(&self) -> Option<tokio::sync::watch::Receiver<bool>> {
+        let ready = self.listening.subscribe();
+        let answered = *ready.borrow();
+        (!answered).then_some(ready)
+    }
+
+    /// POSTs one line and hands its answer (JSON, or each event of an SSE stream) to the loop;
+    /// first waits (at most [`GET_STREAM_WAIT`]) for `after`, the GET stream's answer.
+    pub async fn post(self: Arc<Self>, line: Vec<u8>, after: Option<tokio::sync::watch::Receiver<bool>>) {
+        if let Some(mut ready) = after {
+            let _ = tokio::time::timeout(GET_STREAM_WAIT, ready.wait_for(|answered| *answered)).await;
+        }
         let Ok(message) = serde_json::from_slice::<Value>(&line) else { return };
         let out = Outgoing { id: message.get("id").filter(|_| message.get("method").is_some()).cloned(), method: message.get("method").and_then(Value::as_str).map(str::to_owned), message };
         let mut b = self.builder(Method::POST, "application/json, text/event-stream").header(CONTENT_TYPE, "application/json");
@@ -237,7 +260,9 @@ impl Exchange {
         let mut reader = SseReader::new(self.limits.max_event);
         let nothing_due = Outgoing { id: None, method: None, message: Value::Null };
         for _ in 0..=self.limits.max_resumptions {
-            let Ok(body) = self.get(reader.last_id.as_deref()).await else { return };
+            let answer = self.get(reader.last_id.as_deref()).await;
+            self.listening.send_replace(true);
+            let Ok(body) = answer else { return };
             reader.new_stream();
             if self.stream(&nothing_due, body, &mut reader).await.is_ok() && reader.last_id.is_none() {
                 return;

@@ -10,7 +10,7 @@ use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 
-use super::{connect, Connection, Limits, Negotiated, HTTP_ERROR};
+use super::{connect, Connection, Direction, Limits, Negotiated, HTTP_ERROR};
 use crate::{CallError, Client, Closed, Config, Event, PerRequest, RequestError};
 use mcp_spec_types::v2025_11_25 as mcp;
 
@@ -32,6 +32,11 @@ type Script = Arc<dyn Fn(&Seen, &Value) -> Response<Full<Bytes>> + Send + Sync>;
 
 /// Serves `script` on a local port; the URL and what it saw.
 async fn serve(script: Script) -> (String, Arc<Mutex<Vec<Seen>>>) {
+    serve_slow_get(script, Duration::ZERO).await
+}
+
+/// [`serve`], answering each GET `delay` late; the log then has a `GET answered` entry when it is.
+async fn serve_slow_get(script: Script, delay: Duration) -> (String, Arc<Mutex<Vec<Seen>>>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -50,6 +55,10 @@ async fn serve(script: Script) -> (String, Arc<Mutex<Vec<Seen>>>) {
                         let message: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                         let seen = Seen { http, headers, rpc: message.get("method").and_then(Value::as_str).map(str::to_owned) };
                         log.lock().unwrap().push(seen.clone());
+                        if seen.http == "GET" && !delay.is_zero() {
+                            tokio::time::sleep(delay).await;
+                            log.lock().unwrap().push(Seen { http: "GET answered".into(), headers: Vec::new(), rpc: None });
+                        }
                         Ok::<_, std::convert::Infallible>(script(&seen, &message))
                     }
                 });
@@ -132,6 +141,34 @@ fn a_session_keeps_its_id_and_version_reads_sse_and_ends_with_delete() {
 }
 
 #[test]
+fn a_request_past_its_timeout_is_cancelled_and_the_observer_sees_each_message_in_order() {
+    run(async {
+        // tools/list is accepted and never answered: the engine's deadline ends the call.
+        let script: Script = Arc::new(|seen, message| if seen.rpc.as_deref() == Some("tools/list") { status(202, "") } else { session_server(seen, message) });
+        let (url, _) = serve(script).await;
+        let mut conn = Connection::new(&url, Client::new(Config::default()), Limits::default()).unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let observed = log.clone();
+        conn.observe(move |direction, line| observed.lock().unwrap().push((direction, String::from_utf8_lossy(line).into_owned())));
+        conn.call(initialize(), Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
+        // In a task of its own: the call's future is Send.
+        let (conn, late) = tokio::spawn(async move {
+            let late = conn.call(list(), Some(Duration::from_millis(50)), |_, _| {}).await;
+            (conn, late)
+        })
+        .await
+        .unwrap();
+        assert!(matches!(late, Err(CallError::Request(RequestError::TimedOut))), "{late:?}");
+        assert_eq!(conn.close(Duration::from_secs(30)).await.unwrap(), Closed::Ended(None));
+        let log = log.lock().unwrap().clone();
+        let what = |line: &str| serde_json::from_str::<Value>(line).ok().and_then(|m| m.get("method").and_then(Value::as_str).map(str::to_owned)).unwrap_or_else(|| "(answer)".into());
+        let seen: Vec<_> = log.iter().map(|(d, line)| (*d, what(line))).collect();
+        let expected = [(Direction::Written, "initialize"), (Direction::Read, "(answer)"), (Direction::Written, "tools/list"), (Direction::Written, "notifications/cancelled")];
+        assert_eq!(seen, expected.map(|(d, m)| (d, m.to_owned())));
+    });
+}
+
+#[test]
 fn the_get_stream_opens_once_initialized_and_brings_the_servers_messages() {
     run(async {
         let script: Script = Arc::new(|seen, message| match seen.http.as_str() {
@@ -150,6 +187,27 @@ fn the_get_stream_opens_once_initialized_and_brings_the_servers_messages() {
         // Nothing more comes: the deadline ends the wait, the connection stays usable.
         let quiet = conn.next_event_timeout(Duration::from_millis(50)).await.unwrap_err();
         assert_eq!(quiet.kind(), std::io::ErrorKind::TimedOut);
+    });
+}
+
+#[test]
+fn requests_after_initialized_wait_for_the_get_streams_answer() {
+    // A server may put an answer on any stream open: a GET that reaches it after the next POST
+    // can take that POST's answer (the conformance suite's sse-retry scenario then sees no
+    // resumption). So the POSTs after the GET is asked for go once it is answered.
+    run(async {
+        let script: Script = Arc::new(|seen, message| match seen.http.as_str() {
+            "GET" => sse(String::new()),
+            _ => session_server(seen, message),
+        });
+        let (url, seen) = serve_slow_get(script, Duration::from_millis(200)).await;
+        let mut conn = Connection::new(&url, Client::new(Config::default()), Limits::default()).unwrap();
+        conn.call(initialize(), Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
+        conn.engine().notify(&mcp::InitializedNotification::default()).unwrap();
+        conn.call(list(), Some(Duration::from_secs(30)), |_, _| {}).await.unwrap();
+        let order: Vec<String> = seen.lock().unwrap().iter().map(|s| format!("{} {}", s.http, s.rpc.as_deref().unwrap_or(""))).collect();
+        let at = |what: &str| order.iter().position(|o| o.trim() == what).unwrap_or_else(|| panic!("no {what} in {order:?}"));
+        assert!(at("GET answered") < at("POST tools/list"), "{order:?}");
     });
 }
 

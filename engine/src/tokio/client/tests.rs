@@ -81,3 +81,14 @@ fn close_reports_whether_the_peer_ended_within_its_grace() {
         polite.await.unwrap();
     });
 }
+
+/// `call` is written once over `adapter::ClientLoop`; its future stays `Send` for this adapter,
+/// so an application can run it in a spawned task (checked when this compiles).
+#[test]
+fn a_calls_future_is_send() {
+    fn send<T: Send>(_: &T) {}
+    let _ = |conn: &mut Connection<Client>| {
+        send(&conn.call(ListToolsRequest::new(RequestId::Integer(0)), None, |_, _| {}));
+        send(&conn.call_with_progress(ListToolsRequest::new(RequestId::Integer(0)), None, |_, _| {}));
+    };
+}

@@ -49,9 +49,9 @@ pub async fn connect<I: RequestMethod>(url: &str, config: Config, limits: Limits
 /// for a reason to fall back.
 #[cfg(feature = "v2026-07-28")]
 async fn discover(conn: &mut Connection, timeout: Duration) -> Result<Result<Value, String>, CallError> {
-    let handle = conn.engine.discover(Instant::now(), Some(timeout))?;
+    let handle = conn.engine().discover(Instant::now(), Some(timeout))?;
     let outcome = conn.wait_for(handle, |_, _| {}).await;
-    let version = conn.engine.protocol_version().unwrap_or_default().to_owned();
+    let version = conn.engine().protocol_version().unwrap_or_default().to_owned();
     Ok(match outcome {
         Ok(result) if result.supported_versions.contains(&version) => Ok(serde_json::to_value(&result).map_err(|e| CallError::Request(RequestError::Unreadable(e.to_string())))?),
         Ok(result) => Err(format!("server/discover lists {:?}, not {version}", result.supported_versions)),
