@@ -31,7 +31,7 @@ impl Read for Feed {
 
 /// What the connection wrote, shared with the test.
 #[derive(Clone, Default)]
-struct Written(Arc<Mutex<Vec<u8>>>);
+pub(super) struct Written(pub(super) Arc<Mutex<Vec<u8>>>);
 
 impl Write for Written {
     fn write(&mut self, b: &[u8]) -> io::Result<usize> {
@@ -44,21 +44,26 @@ impl Write for Written {
 }
 
 impl Written {
-    fn lines(&self) -> Vec<Value> {
+    pub(super) fn lines(&self) -> Vec<Value> {
         let bytes = self.0.lock().unwrap().clone();
         bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect()
     }
 }
 
-fn send(feed: &Sender<Vec<u8>>, v: Value) {
+pub(super) fn send(feed: &Sender<Vec<u8>>, v: Value) {
     feed.send(format!("{v}\n").into_bytes()).unwrap();
 }
 
-fn server() -> (Connection<Server>, Sender<Vec<u8>>, Written) {
+/// A connection of `engine` whose input the test feeds line by line and whose output it reads
+/// (also for the client conveniences' tests in `client/tests.rs`).
+pub(super) fn fed<E: super::Role>(engine: E) -> (Connection<E>, Sender<Vec<u8>>, Written) {
     let (feed, lines) = mpsc::channel();
     let out = Written::default();
-    let conn = Connection::new(Server::new(Config::default()), Feed { lines, buf: Vec::new() }, out.clone());
-    (conn, feed, out)
+    (Connection::new(engine, Feed { lines, buf: Vec::new() }, out.clone()), feed, out)
+}
+
+fn server() -> (Connection<Server>, Sender<Vec<u8>>, Written) {
+    fed(Server::new(Config::default()))
 }
 
 fn next_request<E: super::Role>(conn: &mut Connection<E>) -> Request {

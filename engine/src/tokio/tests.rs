@@ -7,13 +7,13 @@ use super::{read_line, Connection};
 use crate::{Config, Event, Request, Server};
 
 /// The peer's end: lines in, lines out.
-struct Peer {
-    to: WriteHalf<DuplexStream>,
-    from: Lines<BufReader<ReadHalf<DuplexStream>>>,
+pub(super) struct Peer {
+    pub(super) to: WriteHalf<DuplexStream>,
+    pub(super) from: Lines<BufReader<ReadHalf<DuplexStream>>>,
 }
 
 impl Peer {
-    async fn send(&mut self, v: Value) {
+    pub(super) async fn send(&mut self, v: Value) {
         self.to.write_all(format!("{v}\n").as_bytes()).await.unwrap();
     }
 
@@ -23,12 +23,18 @@ impl Peer {
     }
 }
 
-fn server() -> (Connection<Server>, Peer) {
+/// A connection of `engine` over an in-memory pipe, and the peer's end of it (also for the client
+/// conveniences' tests in `client/tests.rs`).
+pub(super) fn piped<E: super::Role>(engine: E) -> (Connection<E>, Peer) {
     let (ours, theirs) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(theirs);
-    let conn = Connection::new(Server::new(Config::default()), read, write);
+    let conn = Connection::new(engine, read, write);
     let (from, to) = tokio::io::split(ours);
     (conn, Peer { to, from: BufReader::new(from).lines() })
+}
+
+fn server() -> (Connection<Server>, Peer) {
+    piped(Server::new(Config::default()))
 }
 
 async fn next_request(conn: &mut Connection<Server>) -> Request {
@@ -52,7 +58,7 @@ async fn initialized() -> (Connection<Server>, Peer) {
     (conn, peer)
 }
 
-fn run(test: impl std::future::Future<Output = ()>) {
+pub(super) fn run(test: impl std::future::Future<Output = ()>) {
     tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(test)
 }
 

@@ -1,56 +1,19 @@
 //! `call`, `next_event_until` and `close` on the blocking adapter.
 
-use std::io::{self, Read, Write};
+use std::io;
 use std::process::Command;
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use mcp_spec_types::v2025_11_25::{ListToolsRequest, RequestId};
-use serde_json::{json, Value};
+use serde_json::json;
 
+use super::super::tests::{fed, send, Written};
 use super::super::Connection;
 use crate::{CallError, Client, Closed, Config, Event, RequestError};
 
-/// A reader the test feeds line by line.
-struct Feed(Receiver<Vec<u8>>, Vec<u8>);
-
-impl Read for Feed {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.1.is_empty() {
-            match self.0.recv() {
-                Ok(line) => self.1 = line,
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = out.len().min(self.1.len());
-        out[..n].copy_from_slice(&self.1[..n]);
-        self.1.drain(..n);
-        Ok(n)
-    }
-}
-
-#[derive(Clone, Default)]
-struct Written(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Written {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 fn client() -> (Connection<Client>, Sender<Vec<u8>>, Written) {
-    let (feed, lines) = mpsc::channel();
-    let out = Written::default();
-    (Connection::new(Client::new(Config::default()), Feed(lines, Vec::new()), out.clone()), feed, out)
-}
-
-fn send(feed: &Sender<Vec<u8>>, v: Value) {
-    feed.send(format!("{v}\n").into_bytes()).unwrap();
+    fed(Client::new(Config::default()))
 }
 
 #[test]

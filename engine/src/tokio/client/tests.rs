@@ -5,32 +5,14 @@ use std::time::{Duration, Instant};
 
 use mcp_spec_types::v2025_11_25::{ListToolsRequest, RequestId};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+use tokio::io::AsyncWriteExt;
 
+use super::super::tests::{piped, run, Peer};
 use super::super::Connection;
 use crate::{CallError, Client, Closed, Config, Event, RequestError};
 
-struct Peer {
-    to: WriteHalf<DuplexStream>,
-    from: Lines<BufReader<ReadHalf<DuplexStream>>>,
-}
-
-impl Peer {
-    async fn send(&mut self, v: Value) {
-        self.to.write_all(format!("{v}\n").as_bytes()).await.unwrap();
-    }
-}
-
 fn client() -> (Connection<Client>, Peer) {
-    let (ours, theirs) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(theirs);
-    let conn = Connection::new(Client::new(Config::default()), read, write);
-    let (from, to) = tokio::io::split(ours);
-    (conn, Peer { to, from: BufReader::new(from).lines() })
-}
-
-fn run(test: impl std::future::Future<Output = ()>) {
-    tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(test)
+    piped(Client::new(Config::default()))
 }
 
 #[test]
