@@ -6,16 +6,17 @@
 //! engine's own server (the `http_server` example), in both eras too.
 //!
 //! Node and server-everything are the ones pinned in cli/tests/proxy_http/package.json; the
-//! Python SDK is the venv `sdk_clients.rs` installs from examples/sdk-clients/requirements.txt.
+//! Python SDK is the venv of examples/sdk-clients/requirements.txt (`sdks::python_venv`).
 //! Without npm or python3 with venv these are skipped with a message, except under `CI=true`,
 //! where that is a failure.
 
 #![forbid(unsafe_code)]
 
+mod sdks;
 mod support;
 
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -76,32 +77,9 @@ fn drives_server_everything_over_streamable_http() {
     assert!(out.iter().any(|l| l.starts_with("trigger-long-running-operation: text [\"Long running operation completed.")), "{}", text(&o));
 }
 
-/// The venv with the pinned Python SDK; `None` (skipped) without python3 and venv outside CI.
-fn python() -> Option<PathBuf> {
-    if !Command::new("python3").args(["-c", "import venv, ensurepip"]).status().is_ok_and(|s| s.success()) {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "python3 with venv is missing: CI must have it for this test");
-        println!("SKIPPED: python3 with venv and ensurepip not found");
-        return None;
-    }
-    let requirements = Path::new(env!("CARGO_MANIFEST_DIR")).join("sdk-clients/requirements.txt");
-    let pin = std::fs::read(&requirements).unwrap();
-    // The folder sdk_clients.rs installs into, named by the same hash of the pin.
-    let hash = pin.iter().fold(0xcbf29ce484222325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100000001b3));
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sdk-python-{hash:016x}"));
-    let python = dir.join("bin/python");
-    if !dir.join(".installed").exists() {
-        let _ = std::fs::remove_dir_all(&dir);
-        let ok = |c: &mut Command| assert!(c.status().is_ok_and(|s| s.success()), "{c:?} failed");
-        ok(Command::new("python3").args(["-m", "venv"]).arg(&dir));
-        ok(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "-r"]).arg(&requirements));
-        std::fs::write(dir.join(".installed"), "").unwrap();
-    }
-    Some(python)
-}
-
 #[test]
 fn drives_a_python_sdk_server_in_both_eras() {
-    let Some(python) = python() else { return };
+    let Some(python) = sdks::python_venv().unwrap() else { return };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/http_client/python_server.py");
     let mut passed = 0;
     for mode in ["stateful", "stateless"] {

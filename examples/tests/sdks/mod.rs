@@ -2,6 +2,9 @@
 //! the test target folder on first use. Without python3 (with venv) or node 20+ and npm a test is
 //! skipped with a message, except under `CI=true`, where it fails.
 
+// Each test crate that includes this module uses part of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -36,8 +39,8 @@ fn install_dir(name: &str, pin: &Path) -> (PathBuf, bool) {
     (dir, ready)
 }
 
-/// The pinned Python SDK's venv (made on first use) and `script` of examples/sdk-clients to run with it.
-pub fn python_client(script: &str) -> Result<Option<Vec<String>>, String> {
+/// The pinned Python SDK's venv (made on first use): its `python`.
+pub fn python_venv() -> Result<Option<PathBuf>, String> {
     if run(Command::new("python3").args(["-c", "import venv, ensurepip"])).is_err() {
         missing("python3 with venv and ensurepip not found");
         return Ok(None);
@@ -51,6 +54,12 @@ pub fn python_client(script: &str) -> Result<Option<Vec<String>>, String> {
         run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "-r"]).arg(&requirements))?;
         std::fs::write(dir.join(".installed"), "").map_err(|e| e.to_string())?;
     }
+    Ok(Some(python))
+}
+
+/// The pinned Python SDK's venv and `script` of examples/sdk-clients to run with it.
+pub fn python_client(script: &str) -> Result<Option<Vec<String>>, String> {
+    let Some(python) = python_venv()? else { return Ok(None) };
     Ok(Some(vec![python.to_str().unwrap().into(), sdk_dir().join(script).to_str().unwrap().into()]))
 }
 
