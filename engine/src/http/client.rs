@@ -133,7 +133,7 @@ impl Connection {
 
     fn transmit_into(&mut self, tasks: &mut JoinSet<()>) -> io::Result<()> {
         while let Some(crate::Transmit { line, .. }) = self.driver.next_out()? {
-            let initialized = line.windows(25).any(|w| w == b"notifications/initialized");
+            let initialized = self.listener.is_none() && is_initialized_notification(&line);
             tasks.spawn(self.exchange.clone().post(line, self.exchange.before_post()));
             if initialized && self.listener.is_none() {
                 self.exchange.opening_get_stream();
@@ -233,4 +233,12 @@ impl ClientLoop for Connection {
     async fn next(&mut self) -> io::Result<Option<Event>> {
         self.next_event().await
     }
+}
+
+/// Whether `line` is the client's `notifications/initialized` (its method, not a string that
+/// merely holds the name, such as a tool argument).
+fn is_initialized_notification(line: &[u8]) -> bool {
+    // Read only the lines that hold the name at all.
+    line.windows(25).any(|w| w == b"notifications/initialized")
+        && serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|m| m.get("method").and_then(|v| v.as_str()) == Some("notifications/initialized"))
 }

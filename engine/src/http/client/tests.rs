@@ -340,3 +340,15 @@ fn connect_returns_a_transport_failure_instead_of_falling_back() {
         assert_eq!((e.code, e.data.unwrap()["status"].clone()), (HTTP_ERROR, Value::Null));
     });
 }
+
+#[test]
+fn only_the_initialized_notification_opens_the_get_stream() {
+    let cases: [(&[u8], bool); 3] = [
+        (br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, true),
+        (br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"notifications/initialized"}}}"#, false),
+        (br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#, false),
+    ];
+    let wrong: Vec<_> = cases.iter().filter(|(line, is)| super::is_initialized_notification(line) != *is).map(|(line, _)| String::from_utf8_lossy(line)).collect();
+    println!("{} passed, {} failed", cases.len() - wrong.len(), wrong.len());
+    assert!(wrong.is_empty(), "{wrong:?}");
+}
