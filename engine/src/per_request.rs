@@ -12,8 +12,9 @@ use super::endpoint::{Endpoint, Pending};
 use super::{Answer, Error, Event, Failure, Id, Request, Sent, CLIENT_CAPABILITY_OF};
 use mcp_spec_types::runtime::{meta, RpcError};
 
-/// The spec's error code for a version the server does not support (2026-07-28).
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// The spec's error code for a version the server does not support (2026-07-28), as the types
+/// crate names it.
+pub use mcp_spec_types::negotiate::UNSUPPORTED_PROTOCOL_VERSION;
 
 // Input requests in one `InputRequiredResult`, versions in one unsupported-version error:
 // more is a malformed answer, not a reason to grow.

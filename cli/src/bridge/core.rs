@@ -19,11 +19,7 @@ use crate::vocab::Direction;
 use crate::versions::{version_index, Info, VERSIONS};
 
 /// JSON-RPC error codes the bridge answers with.
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const INTERNAL_ERROR: i64 = -32603;
+pub use mcp_spec_types::rpc::{INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
 
 /// Client lines (and their bytes) held while the bridge initializes the server; past either, the
 /// line is refused.

@@ -20,6 +20,8 @@ use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, shown, Text, Weigh};
 use crate::vocab::Direction;
 use crate::versions::VERSIONS;
+use mcp_spec_types::rpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
+use mcp_spec_types::v2026_07_28::MISSING_REQUIRED_CLIENT_CAPABILITY as MISSING_CAPABILITY;
 
 /// The extension's id, as a key of `extensions` in capabilities.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
@@ -27,9 +29,6 @@ pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
 const SUPPORTED: [&str; 1] = ["tools/call"];
 /// `inputRequests` keys remembered per task; past it, new keys are not checked.
 pub const INPUT_KEYS_CAP: usize = 256;
-const INVALID_PARAMS: i64 = -32602;
-const MISSING_CAPABILITY: i64 = -32021;
-const METHOD_NOT_FOUND: i64 = -32601;
 
 /// What the rules know of one task.
 struct Task {
