@@ -308,18 +308,8 @@ pub fn header_value(value: &str) -> String {
     if plain {
         return value.to_owned();
     }
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let bytes = value.as_bytes();
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4 + 12);
-    out.push_str("=?base64?");
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
-        }
-    }
-    out.push_str("?=");
-    out
+    use base64::Engine as _;
+    format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(value))
 }
 
 /// A whole body, at most `max` bytes.
