@@ -1,30 +1,14 @@
 //! The HTTP headers the Streamable HTTP transport of 2026-07-28 asks a client for, read off the
 //! message each POST carries (SEP-2243): `Mcp-Method`, `Mcp-Name` (the tool or prompt name, the
 //! resource URI) and `Mcp-Param-{Name}` for the tool arguments whose input-schema property says
-//! `x-mcp-header`. The engine writes the message; these are the transport's.
+//! `x-mcp-header`. The engine writes the message; the engine's HTTP client sets `Mcp-Method` and
+//! `Mcp-Name` itself; the `Mcp-Param-*` ones, which need the tool's schema, are made here.
 
 use serde_json::Value;
 
 /// A header value as the transport carries it (the engine's HTTP client's rule): as is when it is
 /// visible ASCII or space without whitespace at either end, else `=?base64?…?=` of its UTF-8 bytes.
 pub use mcp_spec_engine::http::client::header_value as encode;
-
-/// `Mcp-Method` and, for `tools/call`, `prompts/get` and `resources/read`, `Mcp-Name`.
-pub fn standard(message: &Value) -> Vec<(String, String)> {
-    let Some(method) = message.get("method").and_then(Value::as_str) else {
-        return Vec::new();
-    };
-    let mut headers = vec![("mcp-method".to_owned(), encode(method))];
-    let name = match method {
-        "tools/call" | "prompts/get" => message.pointer("/params/name"),
-        "resources/read" => message.pointer("/params/uri"),
-        _ => None,
-    };
-    if let Some(name) = name.and_then(Value::as_str) {
-        headers.push(("mcp-name".to_owned(), encode(name)));
-    }
-    headers
-}
 
 /// The `(argument, header name)` pairs a tool's input schema asks to mirror, or why the tool is
 /// invalid (a client must then not call it): an `x-mcp-header` must be a non-empty token
@@ -96,25 +80,6 @@ mod tests {
         assert_eq!(encode("\tindented"), "=?base64?CWluZGVudGVk?=");
         // A plain value that looks encoded is encoded, so reading back is unambiguous.
         assert_eq!(encode("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
-    }
-
-    #[test]
-    fn standard_headers_name_the_method_and_the_target() {
-        let call = json!({"method": "tools/call", "params": {"name": "my-tool"}});
-        assert_eq!(
-            standard(&call),
-            [
-                ("mcp-method".into(), "tools/call".into()),
-                ("mcp-name".into(), "my-tool".into())
-            ]
-        );
-        let read = json!({"method": "resources/read", "params": {"uri": "file:///a%20b"}});
-        assert_eq!(
-            standard(&read)[1],
-            ("mcp-name".into(), "file:///a%20b".into())
-        );
-        assert_eq!(standard(&json!({"method": "tools/list"})).len(), 1);
-        assert!(standard(&json!({"id": 1, "result": {}})).is_empty());
     }
 
     #[test]

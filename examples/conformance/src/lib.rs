@@ -1,96 +1,18 @@
-//! What the conformance server and client share: Server-Sent Events framing, a response body fed
-//! by a channel, and writing a message with the debug-mode check (and recording) of what is written.
+//! What the conformance server and client share: writing a message with the debug-mode check (and
+//! recording) of what is written, and the 2026-07-28 headers a client derives from tool schemas.
+//! The HTTP itself (SSE framing, bodies, sessions) is the engine's `http` adapters'.
 
 #![forbid(unsafe_code)]
 
-use std::convert::Infallible;
 use std::fs::File;
 use std::io::{self, Write};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::task::{Context, Poll};
 
-use bytes::Bytes;
-use hyper::body::Frame;
 use mcp_spec_types::runtime::{JsonConvert, SchemaType};
 use mcp_spec_types::validate::{validate_json, Options, Report, Validate};
-use tokio::sync::mpsc;
 
 pub mod headers;
-
-/// Server-Sent Events as Streamable HTTP uses them: `id`, `retry` and one `data` line of JSON.
-pub mod sse {
-    /// One event, ready to write. `data` is one line of JSON, or empty for a priming event.
-    pub fn event(id: Option<&str>, retry_ms: Option<u64>, data: &str) -> String {
-        let mut out = String::new();
-        if let Some(id) = id {
-            out.push_str(&format!("id: {id}\n"));
-        }
-        if let Some(ms) = retry_ms {
-            out.push_str(&format!("retry: {ms}\n"));
-        }
-        out.push_str(&format!("data: {data}\n\n"));
-        out
-    }
-
-    #[derive(Debug, Default, Clone, PartialEq)]
-    pub struct Event {
-        pub id: Option<String>,
-        pub retry_ms: Option<u64>,
-        pub data: String,
-    }
-
-    /// Reads events from chunks as they arrive; an event may span chunks.
-    #[derive(Default)]
-    pub struct Reader {
-        buf: String,
-    }
-
-    impl Reader {
-        /// Adds a chunk and returns the events it completed.
-        pub fn push(&mut self, chunk: &[u8]) -> Vec<Event> {
-            self.buf
-                .push_str(&String::from_utf8_lossy(chunk).replace("\r\n", "\n"));
-            let mut events = Vec::new();
-            while let Some(end) = self.buf.find("\n\n") {
-                let block: String = self.buf.drain(..end + 2).collect();
-                let mut event = Event::default();
-                let mut data: Vec<&str> = Vec::new();
-                for line in block.lines() {
-                    let (field, value) = line.split_once(':').unwrap_or((line, ""));
-                    let value = value.strip_prefix(' ').unwrap_or(value);
-                    match field {
-                        "id" => event.id = Some(value.to_string()),
-                        "retry" => event.retry_ms = value.parse().ok(),
-                        "data" => data.push(value),
-                        _ => {} // comments (empty field) and `event:` carry nothing we need
-                    }
-                }
-                event.data = data.join("\n");
-                events.push(event);
-            }
-            events
-        }
-    }
-}
-
-/// A response body whose chunks come from a channel; it ends when every sender is dropped.
-pub struct ChannelBody(pub mpsc::UnboundedReceiver<Bytes>);
-
-impl hyper::body::Body for ChannelBody {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.0
-            .poll_recv(cx)
-            .map(|chunk| chunk.map(|c| Ok(Frame::data(c))))
-    }
-}
 
 /// Writes a message (a version's `ClientMessage` or `ServerMessage`) as one line of JSON; with a
 /// checker, the message is first validated whole, as a receiver would read it.
@@ -203,7 +125,6 @@ impl Checker {
 
 #[cfg(test)]
 mod tests {
-    use super::sse::{event, Event, Reader};
     use super::{write, Checker};
     use mcp_spec_types::runtime::JsonConvert;
     use mcp_spec_types::v2025_11_25::{ClientMessage, ServerMessage};
@@ -247,33 +168,5 @@ mod tests {
         );
         assert_eq!(lines[3]["dir"], "s2c");
         assert_eq!(checker.summary(), "validated 2 messages, 0 findings");
-    }
-
-    #[test]
-    fn reads_events_split_across_chunks() {
-        let text = format!(
-            "{}{}",
-            event(Some("0-0"), Some(500), ""),
-            event(None, None, "{\"a\":1}")
-        );
-        let (first, second) = text.as_bytes().split_at(9);
-        let mut reader = Reader::default();
-        assert!(reader.push(first).is_empty());
-        let events = reader.push(second);
-        assert_eq!(
-            events,
-            [
-                Event {
-                    id: Some("0-0".into()),
-                    retry_ms: Some(500),
-                    data: String::new()
-                },
-                Event {
-                    id: None,
-                    retry_ms: None,
-                    data: "{\"a\":1}".into()
-                },
-            ]
-        );
     }
 }

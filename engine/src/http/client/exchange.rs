@@ -326,3 +326,23 @@ async fn read_body(mut body: Incoming, max: usize) -> Result<Vec<u8>, String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::per_request_headers;
+
+    #[test]
+    fn per_request_headers_name_the_version_the_method_and_the_target() {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+        let call = json!({"method": "tools/call", "params": {"name": "my-tool", "_meta": meta}});
+        assert_eq!(per_request_headers(&call), [("mcp-protocol-version", "2026-07-28".into()), ("mcp-method", "tools/call".into()), ("mcp-name", "my-tool".into())]);
+        let read = json!({"method": "resources/read", "params": {"uri": "file:///a%20b", "_meta": meta}});
+        assert_eq!(per_request_headers(&read)[2], ("mcp-name", "file:///a%20b".into()));
+        assert_eq!(per_request_headers(&json!({"method": "tools/list", "params": {"_meta": meta}})).len(), 2);
+        // A session's lines (no per-request version) and answers get none.
+        assert!(per_request_headers(&json!({"method": "tools/call", "params": {"name": "t"}})).is_empty());
+        assert!(per_request_headers(&json!({"id": 1, "result": {"_meta": meta}})).is_empty());
+    }
+}
