@@ -24,6 +24,7 @@ pub mod negotiate;
 pub mod rpc;
 pub mod runtime;
 pub mod shortcuts;
+pub mod tree;
 pub mod validate;
 pub mod write;
 // Public only for the generated code (`read::fast`, like `runtime::__private`): not a stable API.

@@ -38,7 +38,7 @@ use crate::runtime::__private::{hand_over, take_offer, take_read, with_guessing,
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
 
 /// serde_json refuses nesting deeper than this; stopping no later keeps its errors its own.
-const MAX_DEPTH: u32 = 127;
+pub(crate) const MAX_DEPTH: u32 = 127;
 
 thread_local! {
     static GAVE_UP: Cell<bool> = const { Cell::new(false) };
@@ -103,7 +103,7 @@ pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
 
 mod deserializer;
 pub mod fast;
-mod reader;
+pub(crate) mod reader;
 
 use reader::*;
 

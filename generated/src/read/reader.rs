@@ -4,21 +4,21 @@
 use super::*;
 
 pub struct Reader<'de> {
-    pub(super) text: &'de str,
-    pub(super) bytes: &'de [u8],
-    pub(super) pos: usize,
-    pub(super) depth: u32,
+    pub(crate) text: &'de str,
+    pub(crate) bytes: &'de [u8],
+    pub(crate) pos: usize,
+    pub(crate) depth: u32,
     /// Unescaped text of the last string that had escapes.
-    pub(super) scratch: String,
+    pub(crate) scratch: String,
 }
 
 /// A string as read: a slice of the input, or unescaped into the scratch buffer.
-pub(super) enum Str<'de, 's> {
+pub(crate) enum Str<'de, 's> {
     Input(&'de str),
     Scratch(&'s str),
 }
 
-pub(super) enum Number {
+pub(crate) enum Number {
     U64(u64),
     I64(i64),
     F64(f64),
@@ -26,17 +26,17 @@ pub(super) enum Number {
 
 /// Whether JSON text must not hold this byte unescaped, or it ends the string.
 #[inline]
-pub(super) fn special(b: u8) -> bool {
+pub(crate) fn special(b: u8) -> bool {
     // `|`, not `||`: no branches, so blocks of bytes are tested as vectors.
     (b == b'"') | (b == b'\\') | (b < 0x20)
 }
 
-pub(super) const ONES: u64 = u64::MAX / 255;
+pub(crate) const ONES: u64 = u64::MAX / 255;
 
 /// The high bit of each byte of `word` (little-endian) that is special; only the lowest set
 /// bit is exact, which is all `find_special` uses (a borrow only runs past a special byte).
 #[inline]
-pub(super) fn special_bits(word: u64) -> u64 {
+pub(crate) fn special_bits(word: u64) -> u64 {
     let control = word.wrapping_sub(ONES * 0x20) & !word;
     let quote = word ^ (ONES * b'"' as u64);
     let backslash = word ^ (ONES * b'\\' as u64);
@@ -47,7 +47,7 @@ pub(super) fn special_bits(word: u64) -> u64 {
 
 /// The index of the first `"`, `\` or control byte at or after `i`, or the length.
 #[inline]
-pub(super) fn find_special(bytes: &[u8], mut i: usize) -> usize {
+pub(crate) fn find_special(bytes: &[u8], mut i: usize) -> usize {
     let start = i;
     // Eight bytes at a time, which suits keys and short values; past 32 bytes, clean 64-byte
     // blocks are skipped first (the OR of the byte tests compiles to vector compares).
@@ -75,12 +75,12 @@ pub(super) fn find_special(bytes: &[u8], mut i: usize) -> usize {
 
 impl<'de> Reader<'de> {
     /// A reader of `text`, which starts `depth` levels deep in the document.
-    pub(super) fn new(text: &'de str, depth: u32) -> Self {
+    pub(crate) fn new(text: &'de str, depth: u32) -> Self {
         Reader { text, bytes: text.as_bytes(), pos: 0, depth, scratch: String::new() }
     }
 
     /// An object's key, at its opening quote.
-    pub(super) fn key(&mut self) -> Result<Key<'de>> {
+    pub(crate) fn key(&mut self) -> Result<Key<'de>> {
         if self.peek() != Some(b'"') {
             return give_up();
         }
@@ -92,7 +92,7 @@ impl<'de> Reader<'de> {
 
     /// The next byte that is not whitespace, not consumed.
     #[inline]
-    pub(super) fn peek(&mut self) -> Option<u8> {
+    pub(crate) fn peek(&mut self) -> Option<u8> {
         // Only the test is inlined into every caller; whitespace (all at or below b' ') is
         // passed over by one shared copy of the loop.
         match self.bytes.get(self.pos) {
@@ -102,7 +102,7 @@ impl<'de> Reader<'de> {
     }
 
     #[inline(never)]
-    pub(super) fn peek_past_whitespace(&mut self) -> Option<u8> {
+    pub(crate) fn peek_past_whitespace(&mut self) -> Option<u8> {
         while let Some(&b) = self.bytes.get(self.pos) {
             match b {
                 b' ' | b'\n' | b'\t' | b'\r' => self.pos += 1,
@@ -113,7 +113,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Consumes `word` (a literal's remaining letters).
-    pub(super) fn expect(&mut self, word: &[u8]) -> Result<()> {
+    pub(crate) fn expect(&mut self, word: &[u8]) -> Result<()> {
         if self.bytes[self.pos..].starts_with(word) {
             self.pos += word.len();
             Ok(())
@@ -122,7 +122,7 @@ impl<'de> Reader<'de> {
         }
     }
 
-    pub(super) fn enter(&mut self) -> Result<()> {
+    pub(crate) fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return give_up();
@@ -132,7 +132,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Consumes the closing bracket of the container just read.
-    pub(super) fn leave(&mut self, close: u8) -> Result<()> {
+    pub(crate) fn leave(&mut self, close: u8) -> Result<()> {
         if self.peek() != Some(close) {
             return give_up();
         }
@@ -142,7 +142,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads the string that starts at `pos` (at its `"`).
-    pub(super) fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+    pub(crate) fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
         let start = self.pos + 1;
         let end = find_special(self.bytes, start);
         match self.bytes.get(end) {
@@ -162,7 +162,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Continues a string at its first escape, unescaping into `scratch`.
-    pub(super) fn escaped(&mut self) -> Result<()> {
+    pub(crate) fn escaped(&mut self) -> Result<()> {
         loop {
             // At a backslash.
             let Some(&e) = self.bytes.get(self.pos + 1) else { return give_up() };
@@ -194,7 +194,7 @@ impl<'de> Reader<'de> {
         }
     }
 
-    pub(super) fn hex4(&mut self) -> Result<u32> {
+    pub(crate) fn hex4(&mut self) -> Result<u32> {
         let Some(digits) = self.bytes.get(self.pos..self.pos + 4) else { return give_up() };
         let mut n = 0;
         for &d in digits {
@@ -211,7 +211,7 @@ impl<'de> Reader<'de> {
     }
 
     /// After `\u`: one character, from a surrogate pair where it takes two escapes.
-    pub(super) fn unicode_escape(&mut self) -> Result<char> {
+    pub(crate) fn unicode_escape(&mut self) -> Result<char> {
         let first = self.hex4()?;
         let code = match first {
             0xD800..=0xDBFF => {
@@ -232,7 +232,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads a number at `pos`, valued as serde_json values it.
-    pub(super) fn number(&mut self) -> Result<Number> {
+    pub(crate) fn number(&mut self) -> Result<Number> {
         let start = self.pos;
         let negative = self.bytes[self.pos] == b'-';
         if negative {
@@ -268,7 +268,7 @@ impl<'de> Reader<'de> {
     /// The fraction and exponent of a number whose integer part ends at `pos`. Both readers
     /// round the decimal text correctly (serde_json has `float_roundtrip` on), so parsing
     /// the same text gives the same `f64`.
-    pub(super) fn float(&mut self, start: usize) -> Result<Number> {
+    pub(crate) fn float(&mut self, start: usize) -> Result<Number> {
         if self.bytes.get(self.pos) == Some(&b'.') {
             self.pos += 1;
             let from = self.pos;
@@ -300,7 +300,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Checks and passes over one value.
-    pub(super) fn skip(&mut self) -> Result<()> {
+    pub(crate) fn skip(&mut self) -> Result<()> {
         match self.peek() {
             Some(b'"') => self.string().map(drop),
             Some(b'-' | b'0'..=b'9') => self.number().map(drop),
@@ -330,7 +330,7 @@ impl<'de> Reader<'de> {
 
     /// Before an array element or object entry: whether there is one (past its comma).
     /// Leaves the closing bracket for `leave`.
-    pub(super) fn next_item(&mut self, close: u8, first: &mut bool) -> Result<bool> {
+    pub(crate) fn next_item(&mut self, close: u8, first: &mut bool) -> Result<bool> {
         match self.peek() {
             Some(c) if c == close => Ok(false),
             Some(b',') if !*first => {
@@ -351,7 +351,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Passes over a key and its colon (for `skip`).
-    pub(super) fn key_colon(&mut self) -> Result<()> {
+    pub(crate) fn key_colon(&mut self) -> Result<()> {
         if self.peek() != Some(b'"') {
             return give_up();
         }
@@ -359,7 +359,7 @@ impl<'de> Reader<'de> {
         self.colon()
     }
 
-    pub(super) fn colon(&mut self) -> Result<()> {
+    pub(crate) fn colon(&mut self) -> Result<()> {
         if self.peek() != Some(b':') {
             return give_up();
         }
@@ -367,7 +367,7 @@ impl<'de> Reader<'de> {
         Ok(())
     }
 
-    pub(super) fn visit_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+    pub(crate) fn visit_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         match self.number()? {
             Number::U64(n) => visitor.visit_u64(n),
             Number::I64(n) => visitor.visit_i64(n),

@@ -1,0 +1,193 @@
+//! A JSON document as a compact tree: [`Doc`] holds the text and one 8-byte entry per value,
+//! key and container (a tape); [`Node`] is a copyable handle on one of them. It is what the
+//! validators, the checker, the bridge and the engine walk, in place of `serde_json::Value`.
+//!
+//! Why not `Value`: serde_json's map allocates a B-tree node (about 0.6 KiB) for every
+//! non-empty object, so a message of many small objects costs hundreds of times its bytes.
+//! Here a message costs its text plus 8 bytes per value and key (a `{"k":1}` object: 24
+//! bytes), strings are slices of the text (or of one buffer for those with escapes), and
+//! numbers keep their text until asked for.
+//!
+//! It reads exactly what `serde_json::Value` reads (with the crate's `float_roundtrip`) and
+//! gives the same answers: integers within `u64`/`i64` exact, larger ones and those with a
+//! fraction or exponent as the correctly rounded `f64`, `-0` as the float `-0.0`, out-of-range
+//! floats and lone surrogates refused, nesting past serde_json's limit refused, and on an
+//! object with a repeated key the last one wins. On any input it refuses, the error is
+//! serde_json's own for the same text. Where it differs from `Value`, on purpose: an object's
+//! keys come in the order the text has them (a `Value` sorts them), and a repeated key is seen
+//! once, where its last occurrence is.
+//!
+//! ```
+//! use mcp_spec_types::tree::{Doc, Kind};
+//!
+//! let doc = Doc::parse(r#"{"id":1,"method":"ping","params":{"a":[1,-2,3.5,"x"]},"id":7}"#).unwrap();
+//! let root = doc.root();
+//! assert_eq!(root.get("method").and_then(|m| m.as_str()), Some("ping"));
+//! assert_eq!(root.get("id").and_then(|n| n.as_u64()), Some(7)); // the last `id`
+//! let a = root.get("params").unwrap().get("a").unwrap().as_array().unwrap();
+//! assert_eq!(a.len(), 4);
+//! assert!(matches!(a.get(3).unwrap().kind(), Kind::String("x")));
+//! assert_eq!(root.to_value(), serde_json::from_str::<serde_json::Value>(doc.text()).unwrap());
+//! ```
+
+mod de;
+mod node;
+mod parse;
+mod ser;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+
+pub use node::{Array, ArrayIter, Kind, Node, Number, Object, ObjectIter};
+
+/// What an entry is: the top four bits of its `u64`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+enum Tag {
+    Null = 0,
+    False = 1,
+    True = 2,
+    /// `a`: length, `b`: offset of its text.
+    Number = 3,
+    /// `a`: length, `b`: offset in the text (no escapes).
+    Str = 4,
+    /// `a`: length, `b`: offset in [`Doc::unescaped`].
+    StrEscaped = 5,
+    /// `a`: count (or [`MANY`]), `b`: index of the entry after its last one.
+    Array = 6,
+    /// As `Array`; `a` counts entries, each a key followed by its value.
+    Object = 7,
+    /// An object with a repeated key: reading it skips all but the last occurrence.
+    ObjectRepeated = 8,
+    /// A number or string too long for `a`: `b` indexes [`Doc::long`].
+    LongNumber = 9,
+    LongStr = 10,
+    LongStrEscaped = 11,
+}
+
+impl Tag {
+    fn from_bits(bits: u64) -> Tag {
+        match bits >> 60 {
+            0 => Tag::Null,
+            1 => Tag::False,
+            2 => Tag::True,
+            3 => Tag::Number,
+            4 => Tag::Str,
+            5 => Tag::StrEscaped,
+            6 => Tag::Array,
+            7 => Tag::Object,
+            8 => Tag::ObjectRepeated,
+            9 => Tag::LongNumber,
+            10 => Tag::LongStr,
+            _ => Tag::LongStrEscaped,
+        }
+    }
+}
+
+/// `a` is 28 bits; a count that does not fit is this, and is counted when asked for.
+const MANY: u32 = (1 << 28) - 1;
+
+#[inline]
+fn entry(tag: Tag, a: u32, b: u32) -> u64 {
+    debug_assert!(a <= MANY);
+    ((tag as u64) << 60) | ((a as u64) << 32) | b as u64
+}
+
+#[inline]
+fn field_a(e: u64) -> u32 {
+    ((e >> 32) as u32) & MANY
+}
+
+#[inline]
+fn field_b(e: u64) -> u32 {
+    e as u32
+}
+
+/// The string an entry holds, if it is one.
+#[inline]
+fn string_of<'a>(text: &'a str, unescaped: &'a str, long: &[(usize, usize)], e: u64) -> Option<&'a str> {
+    let (a, b) = (field_a(e) as usize, field_b(e) as usize);
+    Some(match Tag::from_bits(e) {
+        Tag::Str => &text[b..b + a],
+        Tag::StrEscaped => &unescaped[b..b + a],
+        Tag::LongStr => {
+            let (at, len) = long[b];
+            &text[at..at + len]
+        }
+        Tag::LongStrEscaped => {
+            let (at, len) = long[b];
+            &unescaped[at..at + len]
+        }
+        _ => return None,
+    })
+}
+
+/// A parsed JSON document: its text, a tape of one entry per value, and the unescaped text
+/// of strings that had escapes. `'t` is the lifetime of the text (`'static` when owned).
+#[derive(Clone)]
+pub struct Doc<'t> {
+    text: Cow<'t, str>,
+    tape: Vec<u64>,
+    unescaped: String,
+    /// Spans (offset, length) of numbers and strings too long for an entry's 28 bits.
+    long: Vec<(usize, usize)>,
+}
+
+impl<'t> Doc<'t> {
+    /// Parses `text`, borrowing it. The error is serde_json's for the same text.
+    pub fn parse(text: &'t str) -> Result<Doc<'t>, serde_json::Error> {
+        parse::parse(Cow::Borrowed(text))
+    }
+
+    /// [`Doc::parse`] for bytes, which must be UTF-8 (serde_json's error otherwise).
+    pub fn parse_slice(bytes: &'t [u8]) -> Result<Doc<'t>, serde_json::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Doc::parse(text),
+            Err(_) => Err(serde_json::from_slice::<serde::de::IgnoredAny>(bytes).err().unwrap_or_else(|| {
+                <serde_json::Error as serde::de::Error>::custom("invalid UTF-8")
+            })),
+        }
+    }
+
+    /// The root value.
+    #[inline]
+    pub fn root(&self) -> Node<'_> {
+        Node::new(self, 0)
+    }
+
+    /// The text the document was parsed from.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Heap bytes the document holds besides its text (the tape and the unescaped strings), as
+    /// allocated (capacities, not lengths).
+    pub fn tree_bytes(&self) -> usize {
+        self.tape.capacity() * 8 + self.unescaped.capacity() + self.long.capacity() * 16
+    }
+
+    /// The same document owning its text.
+    pub fn into_owned(self) -> Doc<'static> {
+        Doc { text: Cow::Owned(self.text.into_owned()), tape: self.tape, unescaped: self.unescaped, long: self.long }
+    }
+}
+
+impl Doc<'static> {
+    /// Parses `text`, keeping it.
+    pub fn parse_owned(text: String) -> Result<Doc<'static>, serde_json::Error> {
+        parse::parse(Cow::Owned(text))
+    }
+
+    /// The document of a `Value` (through its text): for callers that hold a `Value` already.
+    pub fn from_value(value: &serde_json::Value) -> Doc<'static> {
+        let text = value.to_string();
+        Doc::parse_owned(text).expect("a Value's own text parses")
+    }
+}
+
+impl std::fmt::Debug for Doc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.root(), f)
+    }
+}

@@ -1,0 +1,558 @@
+//! [`Node`], a handle on one value of a [`Doc`], and the views of its kinds: [`Number`],
+//! [`Array`] and [`Object`]. They answer as `serde_json::Value` answers for the same JSON.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::parse::next;
+use super::{field_a, field_b, string_of, Doc, Tag, MANY};
+
+/// One value of a [`Doc`]: copyable, 16 bytes, borrowing the document.
+#[derive(Clone, Copy)]
+pub struct Node<'v> {
+    doc: &'v Doc<'v>,
+    at: u32,
+}
+
+/// What a [`Node`] is, to `match` on (as one would on a `Value`).
+#[derive(Clone, Copy, Debug)]
+pub enum Kind<'v> {
+    Null,
+    Bool(bool),
+    Number(Number<'v>),
+    String(&'v str),
+    Array(Array<'v>),
+    Object(Object<'v>),
+}
+
+impl<'v> Node<'v> {
+    #[inline]
+    pub(super) fn new(doc: &'v Doc<'v>, at: usize) -> Self {
+        Node { doc, at: at as u32 }
+    }
+
+    #[inline]
+    fn entry(self) -> u64 {
+        self.doc.tape[self.at as usize]
+    }
+
+    #[inline]
+    fn tag(self) -> Tag {
+        Tag::from_bits(self.entry())
+    }
+
+    /// The document this value is part of.
+    pub fn doc(self) -> &'v Doc<'v> {
+        self.doc
+    }
+
+    pub fn kind(self) -> Kind<'v> {
+        let e = self.entry();
+        match Tag::from_bits(e) {
+            Tag::Null => Kind::Null,
+            Tag::False => Kind::Bool(false),
+            Tag::True => Kind::Bool(true),
+            Tag::Number | Tag::LongNumber => Kind::Number(self.number_unchecked()),
+            Tag::Str | Tag::StrEscaped | Tag::LongStr | Tag::LongStrEscaped => Kind::String(self.str_unchecked()),
+            Tag::Array => Kind::Array(Array { doc: self.doc, at: self.at }),
+            Tag::Object | Tag::ObjectRepeated => Kind::Object(Object { doc: self.doc, at: self.at }),
+        }
+    }
+
+    fn str_unchecked(self) -> &'v str {
+        let d = self.doc;
+        string_of(&d.text, &d.unescaped, &d.long, self.entry()).expect("a string entry")
+    }
+
+    fn number_unchecked(self) -> Number<'v> {
+        let e = self.entry();
+        let (at, len) = match Tag::from_bits(e) {
+            Tag::LongNumber => self.doc.long[field_b(e) as usize],
+            _ => (field_b(e) as usize, field_a(e) as usize),
+        };
+        Number { text: &self.doc.text[at..at + len] }
+    }
+
+    #[inline]
+    pub fn is_null(self) -> bool {
+        self.tag() == Tag::Null
+    }
+
+    #[inline]
+    pub fn is_boolean(self) -> bool {
+        matches!(self.tag(), Tag::False | Tag::True)
+    }
+
+    #[inline]
+    pub fn is_number(self) -> bool {
+        matches!(self.tag(), Tag::Number | Tag::LongNumber)
+    }
+
+    #[inline]
+    pub fn is_string(self) -> bool {
+        matches!(self.tag(), Tag::Str | Tag::StrEscaped | Tag::LongStr | Tag::LongStrEscaped)
+    }
+
+    #[inline]
+    pub fn is_array(self) -> bool {
+        self.tag() == Tag::Array
+    }
+
+    #[inline]
+    pub fn is_object(self) -> bool {
+        matches!(self.tag(), Tag::Object | Tag::ObjectRepeated)
+    }
+
+    pub fn as_bool(self) -> Option<bool> {
+        match self.tag() {
+            Tag::True => Some(true),
+            Tag::False => Some(false),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn as_str(self) -> Option<&'v str> {
+        if self.is_string() {
+            Some(self.str_unchecked())
+        } else {
+            None
+        }
+    }
+
+    pub fn as_number(self) -> Option<Number<'v>> {
+        if self.is_number() {
+            Some(self.number_unchecked())
+        } else {
+            None
+        }
+    }
+
+    pub fn as_u64(self) -> Option<u64> {
+        self.as_number()?.as_u64()
+    }
+
+    pub fn as_i64(self) -> Option<i64> {
+        self.as_number()?.as_i64()
+    }
+
+    pub fn as_f64(self) -> Option<f64> {
+        self.as_number()?.as_f64()
+    }
+
+    pub fn is_u64(self) -> bool {
+        self.as_number().is_some_and(Number::is_u64)
+    }
+
+    pub fn is_i64(self) -> bool {
+        self.as_number().is_some_and(Number::is_i64)
+    }
+
+    pub fn is_f64(self) -> bool {
+        self.as_number().is_some_and(Number::is_f64)
+    }
+
+    #[inline]
+    pub fn as_array(self) -> Option<Array<'v>> {
+        if self.is_array() {
+            Some(Array { doc: self.doc, at: self.at })
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn as_object(self) -> Option<Object<'v>> {
+        if self.is_object() {
+            Some(Object { doc: self.doc, at: self.at })
+        } else {
+            None
+        }
+    }
+
+    /// An object's value under `key` (the last, if repeated); `None` for anything else.
+    pub fn get(self, key: &str) -> Option<Node<'v>> {
+        self.as_object()?.get(key)
+    }
+
+    /// The value at a JSON pointer (RFC 6901), as `Value::pointer` finds it.
+    pub fn pointer(self, pointer: &str) -> Option<Node<'v>> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut at = self;
+        for token in rest.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            at = match at.kind() {
+                Kind::Object(o) => o.get(&token)?,
+                Kind::Array(a) => {
+                    if token.starts_with('+') || (token.len() > 1 && token.starts_with('0')) {
+                        return None;
+                    }
+                    a.get(token.parse().ok()?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(at)
+    }
+
+    /// The same value as a `serde_json::Value` (what parsing its text with serde_json gives).
+    pub fn to_value(self) -> serde_json::Value {
+        use serde_json::Value;
+        match self.kind() {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(b),
+            Kind::Number(n) => Value::Number(n.to_number()),
+            Kind::String(s) => Value::String(s.to_owned()),
+            Kind::Array(a) => Value::Array(a.iter().map(Node::to_value).collect()),
+            Kind::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.to_owned(), v.to_value())).collect()),
+        }
+    }
+
+    /// Reads this value as `T`, the way `T::deserialize(&value)` reads the `Value` of the same JSON.
+    pub fn deserialize<T: serde::Deserialize<'v>>(self) -> Result<T, serde_json::Error> {
+        T::deserialize(self)
+    }
+
+    /// The entry's index in its document's tape (for tables keyed by position).
+    pub fn index(self) -> usize {
+        self.at as usize
+    }
+}
+
+impl fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_value(), f)
+    }
+}
+
+/// Compact JSON, as `Value`'s `Display` writes it (keys in the text's order).
+impl fmt::Display for Node<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        super::ser::write_fmt(*self, f)
+    }
+}
+
+impl PartialEq<serde_json::Value> for Node<'_> {
+    fn eq(&self, other: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (self.kind(), other) {
+            (Kind::Null, Value::Null) => true,
+            (Kind::Bool(a), Value::Bool(b)) => a == *b,
+            (Kind::Number(a), Value::Number(b)) => a.to_number() == *b,
+            (Kind::String(a), Value::String(b)) => a == b,
+            (Kind::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == *y),
+            (Kind::Object(a), Value::Object(b)) => a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| x == *y)),
+            _ => false,
+        }
+    }
+}
+
+/// A number, kept as its text; valued as serde_json values the same text.
+#[derive(Clone, Copy)]
+pub struct Number<'v> {
+    text: &'v str,
+}
+
+/// serde_json's three kinds of number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum N {
+    PosInt(u64),
+    NegInt(i64),
+    Float(f64),
+}
+
+impl<'v> Number<'v> {
+    /// The number's text as it stands in the document.
+    pub fn text(self) -> &'v str {
+        self.text
+    }
+
+    pub(super) fn value(self) -> N {
+        let (negative, digits) = match self.text.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, self.text),
+        };
+        // Up to 18 digits fit either way; anything else (longer, a fraction, an exponent) is
+        // valued by serde_json itself.
+        if digits.len() <= 18 && digits.bytes().all(|b| b.is_ascii_digit()) {
+            let n: u64 = digits.bytes().fold(0, |n, d| n * 10 + (d - b'0') as u64);
+            return match (negative, n) {
+                (false, n) => N::PosInt(n),
+                // serde_json reads `-0` as the float -0.0.
+                (true, 0) => N::Float(-0.0),
+                (true, n) => N::NegInt(-(n as i64)),
+            };
+        }
+        let n: serde_json::Number = serde_json::from_str(self.text).expect("checked when parsed");
+        if let Some(u) = n.as_u64() {
+            N::PosInt(u)
+        } else if let Some(i) = n.as_i64() {
+            N::NegInt(i)
+        } else {
+            N::Float(n.as_f64().expect("a float"))
+        }
+    }
+
+    pub fn is_u64(self) -> bool {
+        matches!(self.value(), N::PosInt(_))
+    }
+
+    pub fn is_i64(self) -> bool {
+        match self.value() {
+            N::PosInt(n) => n <= i64::MAX as u64,
+            N::NegInt(_) => true,
+            N::Float(_) => false,
+        }
+    }
+
+    pub fn is_f64(self) -> bool {
+        matches!(self.value(), N::Float(_))
+    }
+
+    pub fn as_u64(self) -> Option<u64> {
+        match self.value() {
+            N::PosInt(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_i64(self) -> Option<i64> {
+        match self.value() {
+            N::PosInt(n) => i64::try_from(n).ok(),
+            N::NegInt(n) => Some(n),
+            N::Float(_) => None,
+        }
+    }
+
+    pub fn as_f64(self) -> Option<f64> {
+        Some(match self.value() {
+            N::PosInt(n) => n as f64,
+            N::NegInt(n) => n as f64,
+            N::Float(f) => f,
+        })
+    }
+
+    /// serde_json's `Number` for the same text.
+    pub fn to_number(self) -> serde_json::Number {
+        match self.value() {
+            N::PosInt(n) => n.into(),
+            N::NegInt(n) => n.into(),
+            N::Float(f) => serde_json::Number::from_f64(f).expect("finite when parsed"),
+        }
+    }
+}
+
+impl fmt::Debug for Number<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_number(), f)
+    }
+}
+
+/// As `Value`'s `Display` writes the number (`1e2` as `100.0`).
+impl fmt::Display for Number<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_number(), f)
+    }
+}
+
+/// An array's elements.
+#[derive(Clone, Copy)]
+pub struct Array<'v> {
+    doc: &'v Doc<'v>,
+    at: u32,
+}
+
+impl<'v> Array<'v> {
+    pub fn len(self) -> usize {
+        let e = self.doc.tape[self.at as usize];
+        match field_a(e) {
+            MANY => self.iter().count(),
+            n => n as usize,
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        field_a(self.doc.tape[self.at as usize]) == 0
+    }
+
+    /// The element at `i`: found by passing over those before it, so iterate rather than index in a loop.
+    pub fn get(self, i: usize) -> Option<Node<'v>> {
+        self.iter().nth(i)
+    }
+
+    pub fn iter(self) -> ArrayIter<'v> {
+        let end = field_b(self.doc.tape[self.at as usize]) as usize;
+        ArrayIter { doc: self.doc, i: self.at as usize + 1, end }
+    }
+
+    /// The array as a node.
+    pub fn node(self) -> Node<'v> {
+        Node { doc: self.doc, at: self.at }
+    }
+}
+
+impl fmt::Debug for Array<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'v> IntoIterator for Array<'v> {
+    type Item = Node<'v>;
+    type IntoIter = ArrayIter<'v>;
+    fn into_iter(self) -> ArrayIter<'v> {
+        self.iter()
+    }
+}
+
+pub struct ArrayIter<'v> {
+    doc: &'v Doc<'v>,
+    i: usize,
+    end: usize,
+}
+
+impl<'v> Iterator for ArrayIter<'v> {
+    type Item = Node<'v>;
+    #[inline]
+    fn next(&mut self) -> Option<Node<'v>> {
+        if self.i >= self.end {
+            return None;
+        }
+        let n = Node::new(self.doc, self.i);
+        self.i = next(&self.doc.tape, self.i);
+        Some(n)
+    }
+}
+
+/// An object's entries, in the text's order; a repeated key is seen once, with its last value.
+#[derive(Clone, Copy)]
+pub struct Object<'v> {
+    doc: &'v Doc<'v>,
+    at: u32,
+}
+
+impl<'v> Object<'v> {
+    fn repeated(self) -> bool {
+        Tag::from_bits(self.doc.tape[self.at as usize]) == Tag::ObjectRepeated
+    }
+
+    /// Every entry, repeated keys included (each key at `i`, its value at `i + 1`).
+    fn raw(self) -> ArrayIter<'v> {
+        let end = field_b(self.doc.tape[self.at as usize]) as usize;
+        ArrayIter { doc: self.doc, i: self.at as usize + 1, end }
+    }
+
+    /// How many distinct keys.
+    pub fn len(self) -> usize {
+        let e = self.doc.tape[self.at as usize];
+        match field_a(e) {
+            n if n != MANY && !self.repeated() => n as usize,
+            _ => self.iter().count(),
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        field_a(self.doc.tape[self.at as usize]) == 0
+    }
+
+    /// The value under `key`; the last one if the key is repeated.
+    pub fn get(self, key: &str) -> Option<Node<'v>> {
+        let mut found = None;
+        let mut entries = self.raw();
+        while let Some(k) = entries.next() {
+            let v = entries.next().expect("a value after each key");
+            if k.str_unchecked() == key {
+                found = Some(v);
+                if !self.repeated() {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    pub fn contains_key(self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn iter(self) -> ObjectIter<'v> {
+        // Which entries a later one of the same key hides: worked out once, in one pass, and
+        // only for objects that repeat a key.
+        let hidden = if self.repeated() {
+            let mut last: HashMap<&str, usize> = HashMap::new();
+            let mut entries = self.raw();
+            let mut n = 0;
+            while let Some(k) = entries.next() {
+                entries.next();
+                last.insert(k.str_unchecked(), n);
+                n += 1;
+            }
+            let mut entries = self.raw();
+            let mut hide = Vec::with_capacity(n);
+            let mut i = 0;
+            while let Some(k) = entries.next() {
+                entries.next();
+                hide.push(last[k.str_unchecked()] != i);
+                i += 1;
+            }
+            Some(hide)
+        } else {
+            None
+        };
+        ObjectIter { entries: self.raw(), hidden, n: 0 }
+    }
+
+    pub fn keys(self) -> impl Iterator<Item = &'v str> {
+        self.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(self) -> impl Iterator<Item = Node<'v>> {
+        self.iter().map(|(_, v)| v)
+    }
+
+    /// The object as a node.
+    pub fn node(self) -> Node<'v> {
+        Node { doc: self.doc, at: self.at }
+    }
+}
+
+impl fmt::Debug for Object<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<'v> IntoIterator for Object<'v> {
+    type Item = (&'v str, Node<'v>);
+    type IntoIter = ObjectIter<'v>;
+    fn into_iter(self) -> ObjectIter<'v> {
+        self.iter()
+    }
+}
+
+pub struct ObjectIter<'v> {
+    entries: ArrayIter<'v>,
+    /// For an object that repeats a key: which entries to pass over.
+    hidden: Option<Vec<bool>>,
+    n: usize,
+}
+
+impl<'v> Iterator for ObjectIter<'v> {
+    type Item = (&'v str, Node<'v>);
+    #[inline]
+    fn next(&mut self) -> Option<(&'v str, Node<'v>)> {
+        loop {
+            let k = self.entries.next()?;
+            let v = self.entries.next().expect("a value after each key");
+            let n = self.n;
+            self.n += 1;
+            if self.hidden.as_ref().is_some_and(|h| h[n]) {
+                continue;
+            }
+            return Some((k.str_unchecked(), v));
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! [`Doc::parse`]: one pass over the text, without recursion, appending one entry per value.
+//! Strings and whitespace are scanned by the crate's typed reader's code, so both readers
+//! agree on what a string is; numbers it leaves alone (beyond 64 bits, long exponents) are
+//! judged by serde_json itself.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use super::{entry, field_b, string_of, Doc, Tag, MANY};
+use crate::read::reader::{Reader, Str};
+use crate::read::MAX_DEPTH;
+
+pub(super) fn parse(text: Cow<'_, str>) -> Result<Doc<'_>, serde_json::Error> {
+    if text.len() > u32::MAX as usize {
+        return Err(<serde_json::Error as serde::de::Error>::custom("JSON text over 4 GiB"));
+    }
+    let mut b = Builder { tape: Vec::with_capacity(text.len() / 16 + 4), unescaped: String::new(), long: Vec::new() };
+    if b.build(&text).is_none() {
+        return Err(error(&text));
+    }
+    // Grown by doubling: give back a large unused tail (in place, for a large block).
+    if b.tape.capacity() > b.tape.len() + b.tape.len() / 8 + 64 {
+        b.tape.shrink_to_fit();
+    }
+    Ok(Doc { text, tape: b.tape, unescaped: b.unescaped, long: b.long })
+}
+
+/// serde_json's error for a text the tree refused (it refuses what serde_json refuses).
+#[cold]
+fn error(text: &str) -> serde_json::Error {
+    match serde_json::from_str::<Skim>(text) {
+        Err(e) => e,
+        Ok(Skim) => <serde_json::Error as serde::de::Error>::custom("the compact tree refused a text serde_json reads (a bug)"),
+    }
+}
+
+/// Reads any JSON as a `Value` would (numbers valued, strings unescaped, nesting counted) but
+/// keeps nothing: serde_json's errors for a bad text without the cost of its tree.
+/// (`IgnoredAny` would not do: serde_json skips it without valuing numbers or escapes.)
+struct Skim;
+
+impl<'de> serde::Deserialize<'de> for Skim {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Skim, D::Error> {
+        d.deserialize_any(Skim)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Skim {
+    type Value = Skim;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Skim, E> {
+        Ok(Skim)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Skim, E> {
+        Ok(Skim)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Skim, E> {
+        Ok(Skim)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Skim, E> {
+        Ok(Skim)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Skim, E> {
+        Ok(Skim)
+    }
+    fn visit_unit<E>(self) -> Result<Skim, E> {
+        Ok(Skim)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Skim, A::Error> {
+        while seq.next_element::<Skim>()?.is_some() {}
+        Ok(Skim)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Skim, A::Error> {
+        while map.next_entry::<Skim, Skim>()?.is_some() {}
+        Ok(Skim)
+    }
+}
+
+struct Builder {
+    tape: Vec<u64>,
+    unescaped: String,
+    long: Vec<(usize, usize)>,
+}
+
+/// A container being read: the index of its entry and how many entries it has so far.
+struct Open {
+    at: usize,
+    count: u32,
+    object: bool,
+}
+
+impl Builder {
+    /// `None` on anything serde_json would refuse.
+    fn build(&mut self, text: &str) -> Option<()> {
+        let mut r = Reader::new(text, 0);
+        let mut open: Vec<Open> = Vec::new();
+        'value: loop {
+            match r.peek()? {
+                c @ (b'{' | b'[') => {
+                    let object = c == b'{';
+                    if open.len() as u32 >= MAX_DEPTH {
+                        return None;
+                    }
+                    r.pos += 1;
+                    let at = self.tape.len();
+                    self.tape.push(entry(if object { Tag::Object } else { Tag::Array }, 0, 0));
+                    open.push(Open { at, count: 0, object });
+                    match r.peek()? {
+                        b'}' if object => {}
+                        b']' if !object => {}
+                        _ if object => {
+                            self.key(&mut r)?;
+                            continue 'value;
+                        }
+                        _ => continue 'value,
+                    }
+                    // Empty: closed below as a finished value.
+                    r.pos += 1;
+                    let o = open.pop().expect("just pushed");
+                    self.close(o, text);
+                }
+                b'"' => self.string(&mut r)?,
+                b'-' | b'0'..=b'9' => self.number(&mut r, text)?,
+                b'n' => {
+                    r.expect(b"null").ok()?;
+                    self.tape.push(entry(Tag::Null, 0, 0));
+                }
+                b't' => {
+                    r.expect(b"true").ok()?;
+                    self.tape.push(entry(Tag::True, 0, 0));
+                }
+                b'f' => {
+                    r.expect(b"false").ok()?;
+                    self.tape.push(entry(Tag::False, 0, 0));
+                }
+                _ => return None,
+            }
+            // A value is finished: go on in the container it is in, closing those that end.
+            loop {
+                let Some(top) = open.last_mut() else { break 'value };
+                top.count = top.count.saturating_add(1);
+                match r.peek()? {
+                    b',' => {
+                        r.pos += 1;
+                        if top.object {
+                            self.key(&mut r)?;
+                        }
+                        continue 'value;
+                    }
+                    b'}' if top.object => {}
+                    b']' if !top.object => {}
+                    _ => return None,
+                }
+                r.pos += 1;
+                let o = open.pop().expect("a container is open");
+                self.close(o, text);
+            }
+        }
+        // Only whitespace may follow.
+        match r.peek() {
+            None => Some(()),
+            Some(_) => None,
+        }
+    }
+
+    /// A key and its colon.
+    fn key(&mut self, r: &mut Reader) -> Option<()> {
+        if r.peek()? != b'"' {
+            return None;
+        }
+        self.string(r)?;
+        if r.peek()? != b':' {
+            return None;
+        }
+        r.pos += 1;
+        Some(())
+    }
+
+    fn string(&mut self, r: &mut Reader) -> Option<()> {
+        let start = r.pos + 1;
+        match r.string().ok()? {
+            Str::Input(s) => {
+                let len = s.len();
+                self.span(Tag::Str, Tag::LongStr, start, len);
+            }
+            Str::Scratch(s) => {
+                let at = self.unescaped.len();
+                self.unescaped.push_str(s);
+                let len = s.len();
+                self.span(Tag::StrEscaped, Tag::LongStrEscaped, at, len);
+            }
+        }
+        Some(())
+    }
+
+    fn number(&mut self, r: &mut Reader, text: &str) -> Option<()> {
+        let start = r.pos;
+        if r.number().is_err() {
+            // Past what the typed reader takes (beyond 64 bits, long exponents): the grammar
+            // here, the value's range from serde_json.
+            r.pos = start;
+            scan_number(r.bytes, &mut r.pos)?;
+            serde_json::from_str::<serde_json::Number>(&text[start..r.pos]).ok()?;
+        }
+        self.span(Tag::Number, Tag::LongNumber, start, r.pos - start);
+        Some(())
+    }
+
+    fn span(&mut self, short: Tag, long: Tag, at: usize, len: usize) {
+        if len < MANY as usize && at <= u32::MAX as usize {
+            self.tape.push(entry(short, len as u32, at as u32));
+        } else {
+            self.tape.push(entry(long, 0, self.long.len() as u32));
+            self.long.push((at, len));
+        }
+    }
+
+    /// Writes a finished container's count and end into its entry.
+    fn close(&mut self, o: Open, text: &str) {
+        let end = self.tape.len() as u32;
+        let mut tag = if o.object { Tag::Object } else { Tag::Array };
+        if o.object && o.count > 1 && self.repeats_a_key(o.at, end as usize, text) {
+            tag = Tag::ObjectRepeated;
+        }
+        self.tape[o.at] = entry(tag, o.count.min(MANY), end);
+    }
+
+    /// Whether the object whose entries run from `at` (its own) to `end` has a key twice.
+    fn repeats_a_key(&self, at: usize, end: usize, text: &str) -> bool {
+        let key = |i: usize| string_of(text, &self.unescaped, &self.long, self.tape[i]).unwrap_or("");
+        let mut keys = Vec::new();
+        let mut i = at + 1;
+        while i < end {
+            keys.push(i);
+            i = next(&self.tape, i + 1);
+        }
+        if keys.len() <= 8 {
+            return keys.iter().enumerate().any(|(n, &a)| keys[n + 1..].iter().any(|&b| key(a) == key(b)));
+        }
+        let mut seen = HashSet::with_capacity(keys.len());
+        !keys.iter().all(|&i| seen.insert(key(i)))
+    }
+}
+
+/// The index of the entry after the value at `i` (past a container's contents).
+#[inline]
+pub(super) fn next(tape: &[u64], i: usize) -> usize {
+    let e = tape[i];
+    match Tag::from_bits(e) {
+        Tag::Array | Tag::Object | Tag::ObjectRepeated => field_b(e) as usize,
+        _ => i + 1,
+    }
+}
+
+/// Passes over a number by JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+fn scan_number(b: &[u8], pos: &mut usize) -> Option<()> {
+    let digits = |pos: &mut usize| {
+        let from = *pos;
+        while let Some(b'0'..=b'9') = b.get(*pos) {
+            *pos += 1;
+        }
+        *pos > from
+    };
+    if b.get(*pos) == Some(&b'-') {
+        *pos += 1;
+    }
+    match b.get(*pos)? {
+        b'0' => *pos += 1,
+        b'1'..=b'9' => {
+            digits(pos);
+        }
+        _ => return None,
+    }
+    if b.get(*pos) == Some(&b'.') {
+        *pos += 1;
+        if !digits(pos) {
+            return None;
+        }
+    }
+    if let Some(b'e' | b'E') = b.get(*pos) {
+        *pos += 1;
+        if let Some(b'+' | b'-') = b.get(*pos) {
+            *pos += 1;
+        }
+        if !digits(pos) {
+            return None;
+        }
+    }
+    Some(())
+}

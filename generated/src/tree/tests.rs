@@ -1,0 +1,202 @@
+//! The tree against `serde_json::Value` on the same texts: what each accepts, the error, the
+//! value, and the typed reads.
+
+use serde_json::Value;
+
+use super::{Doc, Kind};
+
+/// Parses `text` both ways and checks that they agree; returns whether it parsed.
+fn agree(text: &str) -> bool {
+    let tree = Doc::parse(text);
+    let value = serde_json::from_str::<Value>(text);
+    match (&tree, &value) {
+        (Ok(doc), Ok(v)) => {
+            assert_eq!(doc.root().to_value(), *v, "value of {text:?}");
+            assert!(doc.root() == *v, "PartialEq on {text:?}");
+            // Written back and read again: the same value (key order aside, which `Value` sorts).
+            let again: Value = serde_json::from_str(&doc.root().to_string()).unwrap();
+            assert_eq!(again, *v, "display of {text:?}");
+            true
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string(), "error on {text:?}");
+            false
+        }
+        _ => panic!("{text:?}: tree {:?}, value {:?}", tree.map(|d| d.root().to_value()), value),
+    }
+}
+
+#[test]
+fn edge_cases_read_as_value_reads_them() {
+    let cases = [
+        "null", "true", "false", "0", "-0", "-0.0", "1.0", "1e2", "1E+2", "1e-2", "-1", "18446744073709551615",
+        "18446744073709551616", "-9223372036854775808", "-9223372036854775809", "123456789012345678901234567890",
+        "1e400", "-1e400", "1e-400", "1.7976931348623157e308", "0.1", "1e0000001", "1e-0000400", "01", "-", "1.", ".5",
+        "1e", "+1", "\"\"", "\"a\\\"b\"", "\"\\u00e9\\ud83d\\ude00\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
+        "\"\\x\"", "\"a\nb\"", "\"\\u0000\"", "[]", "{}", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{1:2}", "[",
+        "{", "{\"a\":}", " [ 1 , { \"a\" : [ ] } ] ", "[1] x", "[1]\n", "\u{feff}1", "{\"a\":1,\"a\":2}",
+        "{\"b\":1,\"a\":2,\"b\":3,\"c\":{\"x\":1,\"x\":[2]}}", "nul", "truex", "[true,false,null]", "\"\u{10ffff}\"",
+        "{\"k\\u0065y\":1,\"key\":2}", "", "   ", "[[[[]]]]",
+    ];
+    let mut parsed = 0;
+    for text in cases {
+        parsed += agree(text) as usize;
+    }
+    println!("{} cases, {parsed} parsed, {} refused, 0 disagreed", cases.len(), cases.len() - parsed);
+}
+
+#[test]
+fn nesting_stops_where_serde_json_stops() {
+    for depth in [126, 127, 128, 129, 500] {
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let text = format!("{}1{}", open.repeat(depth), close.repeat(depth));
+            agree(&text);
+        }
+    }
+}
+
+#[test]
+fn a_repeated_key_is_seen_once_with_its_last_value() {
+    let doc = Doc::parse(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+    let o = doc.root().as_object().unwrap();
+    assert_eq!(o.len(), 2);
+    assert_eq!(o.iter().map(|(k, v)| (k, v.as_u64().unwrap())).collect::<Vec<_>>(), [("a", 2), ("b", 3)]);
+    assert_eq!(o.get("b").unwrap().as_u64(), Some(3));
+    // Without a repeat, keys come in the text's order.
+    let doc = Doc::parse(r#"{"z":1,"a":2}"#).unwrap();
+    assert_eq!(doc.root().as_object().unwrap().keys().collect::<Vec<_>>(), ["z", "a"]);
+}
+
+#[test]
+fn numbers_answer_as_value_numbers_do() {
+    for text in ["0", "-0", "7", "-7", "18446744073709551615", "18446744073709551616", "-9223372036854775808", "9223372036854775808", "1.5", "1e2", "-1e-400"] {
+        let doc = Doc::parse(text).unwrap();
+        let n = doc.root();
+        let v: Value = serde_json::from_str(text).unwrap();
+        assert_eq!((n.as_u64(), n.as_i64(), n.as_f64().map(f64::to_bits)), (v.as_u64(), v.as_i64(), v.as_f64().map(f64::to_bits)), "{text}");
+        assert_eq!((n.is_u64(), n.is_i64(), n.is_f64()), (v.is_u64(), v.is_i64(), v.is_f64()), "{text}");
+        assert_eq!(n.to_string(), v.to_string(), "{text}");
+    }
+}
+
+#[test]
+fn strings_borrow_the_text_unless_escaped() {
+    let text = r#"["plain","tab\there"]"#;
+    let doc = Doc::parse(text).unwrap();
+    let a = doc.root().as_array().unwrap();
+    let plain = a.get(0).unwrap().as_str().unwrap();
+    assert!(text.as_bytes().as_ptr_range().contains(&plain.as_ptr()));
+    assert!(matches!(a.get(1).unwrap().kind(), Kind::String("tab\there")));
+}
+
+#[test]
+fn one_key_objects_cost_24_bytes_each() {
+    let text = format!("[{}]", vec![r#"{"k":1}"#; 100_000].join(","));
+    let doc = Doc::parse(&text).unwrap();
+    // The array, and three entries per object.
+    assert_eq!(doc.tape.len(), 1 + 3 * 100_000);
+    println!("{} bytes of text, {} bytes of tree", text.len(), doc.tree_bytes());
+    assert!(doc.tree_bytes() <= 4 * text.len(), "{} > 4 × {}", doc.tree_bytes(), text.len());
+}
+
+/// Reads `text` as `T` from the tree and from a `Value`: the same value or the same error.
+fn read_both<T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(text: &str) {
+    let doc = Doc::parse(text).unwrap();
+    let v: Value = serde_json::from_str(text).unwrap();
+    let from_tree = T::deserialize(doc.root()).map_err(|e| e.to_string());
+    let from_value = T::deserialize(&v).map_err(|e| e.to_string());
+    assert_eq!(from_tree, from_value, "{text} as {}", std::any::type_name::<T>());
+}
+
+#[test]
+fn typed_reads_from_the_tree_match_reads_from_a_value() {
+    use std::collections::BTreeMap;
+    type Map = BTreeMap<String, Option<Vec<u32>>>;
+    let texts = [
+        r#"{"a":[1,2],"b":null}"#, r#"{"a":[1,-2]}"#, r#"{"a":[4294967296]}"#, r#"{"a":"no"}"#, r#"{"a":[1],"a":[2]}"#,
+        r#"[1,["x"]]"#, r#"{"Ok":3}"#, r#"{"Err":"e"}"#, r#""Ok""#, r#"{"Err":"x","Ok":1}"#, r#"{"Nope":1}"#, "1.5", "-0",
+        "18446744073709551616", "null", r#""a\u00e9""#, "[true,false]", r#"[1,2,3]"#, r#"{"x":{"y":[1.0e1]}}"#,
+    ];
+    for text in texts {
+        read_both::<Map>(text);
+        read_both::<Result<u8, String>>(text);
+        read_both::<(u8, Vec<String>)>(text);
+        read_both::<Option<f64>>(text);
+        read_both::<Value>(text);
+        read_both::<String>(text);
+        read_both::<Vec<bool>>(text);
+        read_both::<(u8, u8)>(text);
+        read_both::<i64>(text);
+    }
+    println!("{} texts × 9 types, all read alike", texts.len());
+}
+
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn generated_types_read_from_the_tree_as_from_a_value() {
+    use crate::v2025_11_25::{ClientMessage, ServerMessage};
+    let texts = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"a":[{"k":1}]}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":0.5}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no"}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"result":{"contents":"not a list"}}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"ping","method":"tools/list"}"#,
+    ];
+    for text in texts {
+        read_both::<ClientMessage>(text);
+        read_both::<ServerMessage>(text);
+    }
+}
+
+/// A small random JSON text, sometimes broken; the same seed gives the same text.
+fn random_text(seed: &mut u64, depth: u32, out: &mut String) {
+    fn step(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+    let pick = step(seed) % if depth > 4 { 6 } else { 9 };
+    const ATOMS: [&str; 18] = [
+        "0", "-0", "1.25e3", "18446744073709551616", "-12", "true", "null", "\"a\"", "\"\\u00e9\\n\"", "\"\\ud83d\\ude00\"",
+        "1e999", "\"\\ud800\"", "01", "\"k\"", "false", "3.0", "-9223372036854775809", "\"\u{e9}\"",
+    ];
+    match pick {
+        0..=5 => out.push_str(ATOMS[(step(seed) % ATOMS.len() as u64) as usize]),
+        6 | 7 => {
+            let object = pick == 7;
+            out.push(if object { '{' } else { '[' });
+            for i in 0..step(seed) % 4 {
+                if i > 0 {
+                    out.push(',');
+                }
+                if object {
+                    out.push_str(["\"a\"", "\"b\"", "\"a\\u0062\"", "\"\""][(step(seed) % 4) as usize]);
+                    out.push(':');
+                }
+                random_text(seed, depth + 1, out);
+            }
+            out.push(if object { '}' } else { ']' });
+        }
+        _ => out.push_str([" ", ",", "]", "}", ":", "\"", "{\"a\"", "[1"][(step(seed) % 8) as usize]),
+    }
+}
+
+#[test]
+fn random_texts_read_as_value_reads_them() {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let (mut parsed, mut refused) = (0, 0);
+    for _ in 0..20_000 {
+        let mut text = String::new();
+        random_text(&mut seed, 0, &mut text);
+        if agree(&text) {
+            parsed += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    println!("{} texts: {parsed} parsed, {refused} refused, 0 disagreed", parsed + refused);
+    assert!(parsed > 1000 && refused > 1000, "the generator makes both kinds");
+}
