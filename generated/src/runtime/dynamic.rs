@@ -2,7 +2,8 @@
 //! each module's table of [`DynType`]s, generated, names these entry points.
 
 use super::*;
-use crate::validate::{validate_json, Options, Report, Validate};
+use crate::tree::Node;
+use crate::validate::{validate_json, validate_node, Options, Report, Validate};
 use crate::write::WriteJson;
 
 type Json<T> = Result<T, serde_json::Error>;
@@ -17,6 +18,12 @@ pub struct DynType {
     pub roundtrip_json: fn(&str) -> Json<(Value, &'static str)>,
     pub roundtrip_value: fn(&Value) -> Json<(Value, &'static str)>,
     pub validate: fn(&Value, &Options) -> Report,
+    /// [`DynType::read_value`] from a compact tree.
+    pub read_node: fn(Node<'_>) -> Json<&'static str>,
+    /// Reads from a compact tree and writes back: the JSON text written.
+    pub roundtrip_node: fn(Node<'_>) -> Json<(String, &'static str)>,
+    /// [`DynType::validate`] on a compact tree.
+    pub validate_node: fn(Node<'_>, &Options) -> Report,
 }
 
 impl DynType {
@@ -28,6 +35,9 @@ impl DynType {
             roundtrip_json: roundtrip_json::<T>,
             roundtrip_value: roundtrip_value::<T>,
             validate: validate_json::<T>,
+            read_node: read_node::<T>,
+            roundtrip_node: roundtrip_node::<T>,
+            validate_node: validate_node::<T>,
         }
     }
 }
@@ -48,6 +58,15 @@ fn roundtrip_json<T: WriteJson + DeserializeOwned + SchemaType>(json: &str) -> J
 fn roundtrip_value<T: WriteJson + DeserializeOwned + SchemaType>(v: &Value) -> Json<(Value, &'static str)> {
     let t = T::deserialize(v)?;
     Ok((crate::write::tree(&t)?, t.schema_name()))
+}
+
+fn read_node<T: DeserializeOwned + SchemaType>(v: Node<'_>) -> Json<&'static str> {
+    Ok(T::deserialize(v)?.schema_name())
+}
+
+fn roundtrip_node<T: WriteJson + DeserializeOwned + SchemaType>(v: Node<'_>) -> Json<(String, &'static str)> {
+    let t = T::deserialize(v)?;
+    Ok((crate::write::to_string(&t), t.schema_name()))
 }
 
 /// Looks a name up in a module's sorted table.

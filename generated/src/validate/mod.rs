@@ -146,6 +146,11 @@ pub fn validate_json<T: Validate>(v: &Value, options: &Options) -> Report {
     cx.finish()
 }
 
+/// Validates a value of a compact tree as `T`: what [`validate_json`] reports for the same JSON.
+pub fn validate_node<T: Validate>(v: crate::tree::Node<'_>, options: &Options) -> Report {
+    validate_json::<T>(&v.to_value(), options)
+}
+
 /// Validates a typed value as `T` (through its JSON form, so unknown keys kept in `extra` are checked too).
 pub fn validate<T: Validate + serde::Serialize>(value: &T, options: &Options) -> Report {
     match serde_json::to_value(value) {
@@ -400,8 +405,46 @@ pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
     format!("{}… ({} bytes)", &s[..end], s.len()).into()
 }
 
-/// A short description of a JSON value for messages.
-pub fn describe(v: &Value) -> String {
+/// A short description of a JSON value for messages, of a `&Value` or a tree's [`Node`](crate::tree::Node).
+pub fn describe<'a>(v: impl Into<Described<'a>>) -> String {
+    match v.into() {
+        Described::Value(v) => describe_value(v),
+        Described::Node(n) => describe_node(n),
+    }
+}
+
+/// What [`describe`] takes.
+pub enum Described<'a> {
+    Value(&'a Value),
+    Node(crate::tree::Node<'a>),
+}
+
+impl<'a> From<&'a Value> for Described<'a> {
+    fn from(v: &'a Value) -> Self {
+        Described::Value(v)
+    }
+}
+
+impl<'a> From<crate::tree::Node<'a>> for Described<'a> {
+    fn from(n: crate::tree::Node<'a>) -> Self {
+        Described::Node(n)
+    }
+}
+
+fn describe_node(v: crate::tree::Node<'_>) -> String {
+    use crate::tree::Kind;
+    match v.kind() {
+        Kind::Null => "null".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Number(n) => n.to_string(),
+        Kind::String(s) if s.chars().count() > 40 => format!("a string ({} chars)", s.chars().count()),
+        Kind::String(s) => format!("{s:?}"),
+        Kind::Array(a) => format!("an array of {}", a.len()),
+        Kind::Object(_) => "an object".into(),
+    }
+}
+
+fn describe_value(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
