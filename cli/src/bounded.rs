@@ -78,6 +78,19 @@ pub fn shown(v: &Value) -> String {
     }
 }
 
+/// [`shown`] of a value of a line's tree; a container is written from the tree (keys in the text's
+/// order) and clipped, its scalars as [`shown`] writes them.
+pub fn shown_node(v: mcp_spec_types::tree::Node<'_>) -> String {
+    match v.as_str() {
+        Some(s) if s.len() > SHOWN => {
+            let quoted = Value::String(s[..boundary(s, SHOWN)].to_string()).to_string();
+            format!("{}… ({} bytes)", &quoted[..quoted.len() - 1], s.len())
+        }
+        _ if v.is_array() || v.is_object() => clip(&v.to_string()).into_owned(),
+        _ => v.to_value().to_string(),
+    }
+}
+
 /// The bytes an entry holds beyond its fixed size, roughly; what [`Capped`]'s budget counts
 /// (the engine's trait, one for every bounded table).
 pub use mcp_spec_engine::table::Weigh;

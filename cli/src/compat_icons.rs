@@ -5,8 +5,8 @@
 //! both `Icon` and the type defines it, and what that finds under the icon and link
 //! rules is reported as warnings: the version checked does not define those fields.
 
+use mcp_spec_types::tree::{Kind, Node};
 use mcp_spec_types::validate::{Options, Severity};
-use serde_json::Value;
 
 use crate::vocab::{Diag, Outcome};
 use crate::versions::{version_index, Module, LATEST, VERSIONS};
@@ -18,7 +18,7 @@ const RULE_PREFIXES: &[&str] = &["icon.", "link."];
 const FIELDS: &[&str] = &["icons", "websiteUrl"];
 
 /// Adds the later version's icon and link findings for `value`, checked as `ty` of `module`.
-pub fn check(module: &Module, ty: &str, value: &Value, options: &Options, prefix: &str, out: &mut Outcome) {
+pub fn check(module: &Module, ty: &str, value: Node<'_>, options: &Options, prefix: &str, out: &mut Outcome) {
     if (module.dynamic)("Icon").is_some() {
         return;
     }
@@ -35,7 +35,7 @@ pub fn check(module: &Module, ty: &str, value: &Value, options: &Options, prefix
         return;
     }
     let severity = if options.strict { Severity::Error } else { Severity::Warning };
-    for found in (entry.validate)(value, options).violations {
+    for found in (entry.validate_node)(value, options).violations {
         if RULE_PREFIXES.iter().any(|p| found.rule.starts_with(p)) {
             out.diags.push(Diag {
                 pointer: format!("{prefix}{}", found.pointer),
@@ -48,17 +48,17 @@ pub fn check(module: &Module, ty: &str, value: &Value, options: &Options, prefix
 }
 
 /// Whether some object in `value` has one of [`FIELDS`]; one walk, no recursion.
-fn has_field(value: &Value) -> bool {
+fn has_field(value: Node<'_>) -> bool {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(o) => {
-                if FIELDS.iter().any(|f| o.contains_key(*f)) {
+        match v.kind() {
+            Kind::Object(o) => {
+                if o.keys().any(|k| FIELDS.contains(&k)) {
                     return true;
                 }
                 stack.extend(o.values());
             }
-            Value::Array(a) => stack.extend(a),
+            Kind::Array(a) => stack.extend(a),
             _ => {}
         }
     }

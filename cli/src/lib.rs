@@ -27,6 +27,7 @@ pub mod sse;
 pub mod stream;
 pub mod transport;
 pub mod versions;
+pub mod view;
 pub mod vocab;
 
 pub use cmd::run;

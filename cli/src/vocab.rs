@@ -122,10 +122,11 @@ pub(crate) enum IdKey {
 }
 
 impl IdKey {
-    pub(crate) fn of(v: &Value) -> Option<IdKey> {
-        match v {
-            Value::String(s) => Some(IdKey::Str(Text::of(s))),
-            Value::Number(n) => Some(match n.as_i64() {
+    /// The key of an id in a line's tree: a string or a number.
+    pub(crate) fn of(v: mcp_spec_types::tree::Node<'_>) -> Option<IdKey> {
+        match v.kind() {
+            mcp_spec_types::tree::Kind::String(s) => Some(IdKey::Str(Text::of(s))),
+            mcp_spec_types::tree::Kind::Number(n) => Some(match n.as_i64() {
                 Some(i) => IdKey::Int(i),
                 None => IdKey::Other(n.to_string().into()),
             }),

@@ -3,12 +3,12 @@
 use std::collections::HashSet;
 
 use mcp_spec_engine::observe::{Observer, ObserverConfig};
+use mcp_spec_types::tree::Node;
 use mcp_spec_types::validate::describe;
-use serde_json::Value;
 
 use super::response::unmatched_why;
 use super::{error, AppsSide, Checker, ModRef, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
-use crate::bounded::shown;
+use crate::bounded::shown_node;
 use crate::versions::{Info, Module, EXTENSIONS};
 
 /// What the checker needs for the view<->host channel (with `--ext apps`): the unions of what
@@ -54,7 +54,7 @@ impl Checker {
     /// A line of the MCP Apps view<->host channel: typed by what its sender sends (`ViewMessage`
     /// or `HostMessage` of the apps module, whose standard MCP members are the base version's
     /// types); responses by the request of the other side they answer. Ids are each side's own.
-    pub(super) fn check_apps_message(&mut self, side: AppsSide, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_apps_message(&mut self, side: AppsSide, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let Some(apps) = &self.apps else { return };
         let (ext, base) = (apps.ext, apps.base);
         let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
@@ -91,12 +91,12 @@ impl Checker {
                 let req_method = sent_here.and(ext_info.requests.get_key_value(method).or_else(|| base_info.requests.get_key_value(method))).map(|(k, _)| *k);
                 let req = Req { module: ModRef::Ext(ext), method: req_method, result, task: false, uri: None };
                 let apps = self.apps.as_mut().expect("checked above");
-                let seen = apps.pending.observe(out.line, Some(side.direction()), o, || req);
+                let seen = apps.pending.observe(out.line, Some(side.direction()), &crate::view::observed(o), || req);
                 self.id_findings(side.dir_name(), Some(id), &seen.observations, prefix, out);
             }
         } else if o.contains_key("result") || o.contains_key("error") {
             let apps = self.apps.as_mut().expect("checked above");
-            let seen = apps.pending.observe(out.line, Some(side.direction()), o, || unreachable!("an answer keeps nothing"));
+            let seen = apps.pending.observe(out.line, Some(side.direction()), &crate::view::observed(o), || unreachable!("an answer keeps nothing"));
             let why = unmatched_why(&seen.observations);
             let matched = seen.answered.map(|a| a.attachment);
             let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
@@ -117,7 +117,7 @@ impl Checker {
                 (Some(result), _) => {
                     self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
                     if matched.is_none() {
-                        let msg = format!("no {} request with id {} is waiting for this response{why}; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown), side.name());
+                        let msg = format!("no {} request with id {} is waiting for this response{why}; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown_node), side.name());
                         out.diags.push(self.warning(&format!("{prefix}/id"), "stream.response-unmatched", msg));
                     }
                 }

@@ -1,6 +1,7 @@
 //! Reading a line: its wrapper keys (`dir`, `protocol`, `leg`, `type`, `http`), HTTP context lines, and
 //! the value inside, handed to the message or document checks.
 
+use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::describe;
 use serde_json::Value;
 
@@ -26,24 +27,23 @@ impl Checker {
         if text.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
             return None;
         }
-        // Weighed before it is read: a line of small objects costs ~90 times its bytes as a tree.
-        if let Err(e) = crate::cost::check(text.as_bytes()) {
-            out.diags.push(error("", "line.too-costly", format!("{e}; skipped")));
-            return Some(out);
-        }
-        match serde_json::from_str::<Value>(text) {
-            Ok(value) if is_http_line(&value) => {
+        // Parsed once into the compact tree (its text plus 8 bytes per value and key), which every
+        // check below walks: no `Value` of the whole line is built.
+        match Doc::parse(text) {
+            Ok(doc) if is_http_line(doc.root()) => {
+                let value = doc.root();
                 // A bridge's HTTP lines belong to their leg's exchanges (`proxy --http --to`).
-                match value.get("leg").and_then(Value::as_str) {
+                match value.get("leg").and_then(Node::as_str) {
                     Some("client") => self.switch_leg(Leg::Client),
                     Some("server") => self.switch_leg(Leg::Server),
                     _ => {}
                 }
-                return self.http_line(&value["http"], out);
+                return self.http_line(value.get("http").expect("an HTTP line has `http`"), out);
             }
-            Ok(value) => {
-                let bridged = bridged(&value);
-                self.check_value_guarded(value, &mut out);
+            Ok(doc) => {
+                let value = doc.root();
+                let bridged = bridged(value);
+                self.check_node_guarded(value, &mut out);
                 if let Some((received, dir)) = bridged {
                     self.once_per_bridge(received, dir, &mut out);
                 }
@@ -67,7 +67,7 @@ impl Checker {
     }
 
     /// A recording's line of HTTP context: `None` (not counted) unless a transport rule reports on it.
-    pub(super) fn http_line(&mut self, http: &Value, mut out: Outcome) -> Option<Outcome> {
+    pub(super) fn http_line(&mut self, http: Node<'_>, mut out: Outcome) -> Option<Outcome> {
         self.transport.line = out.line;
         match transport::jsonl::read(http, false) {
             Ok(Http::Line(l)) => {
@@ -95,17 +95,36 @@ impl Checker {
         Some(out)
     }
 
-    /// Checks an already parsed value (a line's value, or a `.json` file's).
+    /// Checks an already parsed value (a `.json` file's, a HAR entry's wrapper): through its tree.
     pub fn check_value(&mut self, value: Value, line: u64) -> Outcome {
+        let doc = Doc::from_value(&value);
+        drop(value);
+        self.check_node(doc.root(), line)
+    }
+
+    /// Checks one value of a tree as a line holding it.
+    pub fn check_node(&mut self, value: Node<'_>, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.check_value_guarded(value, &mut out);
+        self.check_node_guarded(value, &mut out);
         out
     }
 
-    pub(super) fn check_value_guarded(&mut self, value: Value, out: &mut Outcome) {
+    /// Checks `msg` as the line `{"dir": DIR, "msg": MSG}` (the proxy's recording of a line that
+    /// travelled `dir`), without building that line.
+    pub fn check_wrapped(&mut self, dir: Direction, msg: Node<'_>, line: u64) -> Outcome {
+        let mut out = Outcome { line, ..Outcome::default() };
+        self.guarded(&mut out, |c, out| c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "/msg", out));
+        out
+    }
+
+    pub(super) fn check_node_guarded(&mut self, value: Node<'_>, out: &mut Outcome) {
+        self.guarded(out, |c, out| c.check_node_inner(value, out));
+    }
+
+    fn guarded(&mut self, out: &mut Outcome, f: impl FnOnce(&mut Checker, &mut Outcome)) {
         // A panic is a bug in the checker or the generated crate, never a verdict on the input:
         // report it on its line and go on with the next.
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.check_value_inner(value, out)));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, out)));
         if let Err(p) = r {
             let what = p
                 .downcast_ref::<&str>()
@@ -117,106 +136,114 @@ impl Checker {
         self.bound(out);
     }
 
-
-    pub(super) fn check_value_inner(&mut self, mut value: Value, out: &mut Outcome) {
-        let mut prefix = "";
-        let mut dir = None;
-        let mut line_protocol = None;
-        let mut line_type: Option<String> = None;
-        let mut apps_side = None;
-        if let Value::Object(o) = &mut value {
-            if o.contains_key("msg") && !o.contains_key("jsonrpc") {
-                // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc`.
-                for k in o.keys().filter(|k| !WRAPPER_KEYS.contains(&k.as_str())) {
-                    let msg = format!("`{}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", clip(k), WRAPPER_KEYS.join(", "));
-                    out.diags.push(self.warning(&format!("/{}", escape_pointer(k)), "line.key", msg));
+    fn check_node_inner(&mut self, value: Node<'_>, out: &mut Outcome) {
+        let Some(o) = value.as_object().filter(|o| o.contains_key("msg") && !o.contains_key("jsonrpc")) else {
+            return self.check_parts(Wrapper::default(), value, "", out);
+        };
+        // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc` (in the
+        // order a `Value` has them: sorted).
+        let mut unknown: Vec<&str> = o.keys().filter(|k| !WRAPPER_KEYS.contains(k)).collect();
+        unknown.sort_unstable();
+        for k in unknown {
+            let msg = format!("`{}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", clip(k), WRAPPER_KEYS.join(", "));
+            out.diags.push(self.warning(&format!("/{}", escape_pointer(k)), "line.key", msg));
+        }
+        let Some(wrapper) = self.wrapper(o, out) else { return };
+        let msg = o.get("msg").expect("a wrapper has `msg`");
+        if let Some(h) = o.get("http") {
+            match transport::jsonl::read(h, true) {
+                Ok(Http::Message(at)) => {
+                    self.transport.line = out.line;
+                    let f = self.transport.message(&at, msg);
+                    let event = at.event.map(|i| (i, at.event_id.as_deref()));
+                    out.place = Some(f.at.place(Some(at.part), event));
+                    out.http = Some(f.at.http(Some(at.part), event));
+                    out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
                 }
-                let mut bad = false;
-                match o.get("dir") {
-                    None => {}
-                    Some(Value::String(s)) if s == "c2s" => dir = Some(Direction::ClientToServer),
-                    Some(Value::String(s)) if s == "s2c" => dir = Some(Direction::ServerToClient),
-                    Some(Value::String(s)) if s == "view2host" || s == "host2view" => {
-                        if self.apps.is_some() {
-                            apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });
-                        } else {
-                            bad = true;
-                            out.diags.push(error("/dir", "line.dir", format!("`dir` \"{}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`", clip(s))));
-                        }
-                    }
-                    Some(other) => {
-                        bad = true;
-                        let apps = if self.apps.is_some() { ", \"view2host\" or \"host2view\"" } else { "" };
-                        out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\"{apps}, found {}", describe(other))));
-                    }
-                }
-                match o.get("protocol") {
-                    None => {}
-                    Some(Value::String(s)) => match version_index(s) {
-                        Some(i) => line_protocol = Some(i),
-                        None => {
-                            bad = true;
-                            out.diags.push(error("/protocol", "protocol", unknown_version(s)));
-                        }
-                    },
-                    Some(other) => {
-                        bad = true;
-                        out.diags.push(error("/protocol", "protocol", format!("`protocol` must be a version string, found {}", describe(other))));
-                    }
-                }
-                match o.get("leg") {
-                    None => {}
-                    Some(Value::String(s)) if s == "client" => self.switch_leg(Leg::Client),
-                    Some(Value::String(s)) if s == "server" => self.switch_leg(Leg::Server),
-                    Some(other) => {
-                        bad = true;
-                        out.diags.push(error("/leg", "line.leg", format!("`leg` must be \"client\" or \"server\" (a bridge recording's two streams), found {}", describe(other))));
-                    }
-                }
-                match o.get("type") {
-                    None => {}
-                    Some(Value::String(s)) => line_type = Some(s.clone()),
-                    Some(other) => {
-                        bad = true;
-                        out.diags.push(error("/type", "line.type", format!("`type` must be a type name, found {}", describe(other))));
-                    }
-                }
-                if bad {
-                    return;
-                }
-                if let Some(h) = o.get("http") {
-                    match transport::jsonl::read(h, true) {
-                        Ok(Http::Message(at)) => {
-                            self.transport.line = out.line;
-                            let f = self.transport.message(&at, o.get("msg").unwrap_or(&Value::Null));
-                            let event = at.event.map(|i| (i, at.event_id.as_deref()));
-                            out.place = Some(f.at.place(Some(at.part), event));
-                            out.http = Some(f.at.http(Some(at.part), event));
-                            out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
-                        }
-                        Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
-                        Err(e) => out.diags.push(error("/http", "line.http", e)),
-                    }
-                }
-                value = o.remove("msg").unwrap_or(Value::Null);
-                prefix = "/msg";
+                Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
+                Err(e) => out.diags.push(error("/http", "line.http", e)),
             }
         }
-        if let (Some(side), None) = (apps_side, &line_type) {
-            return self.check_apps_message(side, &value, prefix, out);
+        self.check_parts(wrapper, msg, "/msg", out);
+    }
+
+    /// A wrapper's keys (`dir`, `protocol`, `leg`, `type`); `None` when one is wrong (reported).
+    fn wrapper(&mut self, o: Object<'_>, out: &mut Outcome) -> Option<Wrapper> {
+        let mut w = Wrapper::default();
+        let mut bad = false;
+        if let Some(d) = o.get("dir") {
+            match d.as_str() {
+                Some("c2s") => w.dir = Some(Direction::ClientToServer),
+                Some("s2c") => w.dir = Some(Direction::ServerToClient),
+                Some(s @ ("view2host" | "host2view")) => {
+                    if self.apps.is_some() {
+                        w.apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });
+                    } else {
+                        bad = true;
+                        out.diags.push(error("/dir", "line.dir", format!("`dir` \"{}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`", clip(s))));
+                    }
+                }
+                _ => {
+                    bad = true;
+                    let apps = if self.apps.is_some() { ", \"view2host\" or \"host2view\"" } else { "" };
+                    out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\"{apps}, found {}", describe(d))));
+                }
+            }
         }
-        match line_type.as_deref().or(self.type_name.as_deref()) {
+        if let Some(p) = o.get("protocol") {
+            match p.as_str() {
+                Some(s) => match version_index(s) {
+                    Some(i) => w.line_protocol = Some(i),
+                    None => {
+                        bad = true;
+                        out.diags.push(error("/protocol", "protocol", unknown_version(s)));
+                    }
+                },
+                None => {
+                    bad = true;
+                    out.diags.push(error("/protocol", "protocol", format!("`protocol` must be a version string, found {}", describe(p))));
+                }
+            }
+        }
+        if let Some(l) = o.get("leg") {
+            match l.as_str() {
+                Some("client") => self.switch_leg(Leg::Client),
+                Some("server") => self.switch_leg(Leg::Server),
+                _ => {
+                    bad = true;
+                    out.diags.push(error("/leg", "line.leg", format!("`leg` must be \"client\" or \"server\" (a bridge recording's two streams), found {}", describe(l))));
+                }
+            }
+        }
+        if let Some(t) = o.get("type") {
+            match t.as_str() {
+                Some(s) => w.line_type = Some(s.to_string()),
+                None => {
+                    bad = true;
+                    out.diags.push(error("/type", "line.type", format!("`type` must be a type name, found {}", describe(t))));
+                }
+            }
+        }
+        (!bad).then_some(w)
+    }
+
+    /// The message (or document) of a line, with what its wrapper said.
+    fn check_parts(&mut self, w: Wrapper, value: Node<'_>, prefix: &str, out: &mut Outcome) {
+        if let (Some(side), None) = (w.apps_side, &w.line_type) {
+            return self.check_apps_message(side, value, prefix, out);
+        }
+        match w.line_type.as_deref().or(self.type_name.as_deref()) {
             Some(ty) => {
                 let ty = ty.to_string();
-                let v = line_protocol.or(self.fixed).or(self.negotiated()).unwrap_or(self.latest);
-                self.check_document(v, &ty, &value, prefix, out);
+                let v = w.line_protocol.or(self.fixed).or(self.negotiated()).unwrap_or(self.latest);
+                self.check_document(v, &ty, value, prefix, out);
             }
-            None => self.check_message(line_protocol, dir, &value, prefix, out),
+            None => self.check_message(w.line_protocol, w.dir, value, prefix, out),
         }
     }
 
     /// `--type` (or a line's `type`): the value as that type of the version, or of an enabled extension.
-    pub(super) fn check_document(&self, v: usize, ty: &str, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_document(&self, v: usize, ty: &str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let info = &self.infos[v];
         out.protocol = Some(info.module.name);
         if let Some(t) = info.types.get(ty) {
@@ -237,15 +264,24 @@ impl Checker {
 /// `http`: what the HTTP layer said (`proxy --http`).
 pub(super) const WRAPPER_KEYS: [&str; 7] = ["msg", "dir", "protocol", "type", "leg", "bridge", "http"];
 
+/// What a line's wrapper says of its message.
+#[derive(Default)]
+struct Wrapper {
+    dir: Option<Direction>,
+    line_protocol: Option<usize>,
+    line_type: Option<String>,
+    apps_side: Option<AppsSide>,
+}
+
 /// A bridge recording's message line (`leg`): whether the bridge received it (`bridge`), and its `dir`.
-fn bridged(value: &Value) -> Option<(bool, String)> {
+fn bridged(value: Node<'_>) -> Option<(bool, String)> {
     let o = value.as_object()?;
     o.get("leg")?;
-    Some((o.contains_key("bridge"), o.get("dir").and_then(Value::as_str).unwrap_or("").to_string()))
+    Some((o.contains_key("bridge"), o.get("dir").and_then(Node::as_str).unwrap_or("").to_string()))
 }
 
 /// A line of HTTP context only: an `http` object with `at`, and no message (a document or message
 /// that merely has an `http` key is checked as before).
-pub(super) fn is_http_line(v: &Value) -> bool {
+pub(super) fn is_http_line(v: Node<'_>) -> bool {
     v.get("http").is_some_and(|h| h.get("at").is_some()) && v.get("msg").is_none() && v.get("jsonrpc").is_none()
 }

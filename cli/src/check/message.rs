@@ -3,11 +3,11 @@
 
 use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::negotiate::{Carried, VersionNote};
+use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::{describe, jsonrpc, Cx};
-use serde_json::{Map, Value};
 
 use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
-use crate::bounded::{clip, shown};
+use crate::bounded::{clip, shown_node};
 use crate::vocab::dir_name;
 use crate::session::rules::ID_REUSED;
 use crate::versions::{version_index, Info, Side, VERSIONS};
@@ -17,8 +17,8 @@ impl Checker {
         line.or(self.fixed).or(carried).or(self.negotiated()).unwrap_or(self.latest)
     }
 
-    pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
-        if let Value::Array(items) = value {
+    pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: Node<'_>, prefix: &str, out: &mut Outcome) {
+        if let Some(items) = value.as_array() {
             let v = self.pick(line_protocol, None);
             let info = &self.infos[v];
             out.protocol = Some(info.module.name);
@@ -39,14 +39,16 @@ impl Checker {
 
     /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
     /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
-    pub(super) fn envelope<'v>(&self, value: &'v Value, prefix: &str, out: &mut Outcome) -> Option<&'v serde_json::Map<String, Value>> {
+    pub(super) fn envelope<'v>(&self, value: Node<'v>, prefix: &str, out: &mut Outcome) -> Option<Object<'v>> {
         let Some(o) = value.as_object() else {
             out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
             return None;
         };
         if self.validate {
+            // The envelope rules read a `Value`: given only the keys they read (view.rs).
+            let view = crate::view::envelope(o);
             let mut cx = Cx::new(self.options);
-            jsonrpc::envelope(value, &mut cx);
+            jsonrpc::envelope(&view, &mut cx);
             // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
             // only where the version's types declare it, so the envelope is the one place for it.
             push_report(prefix, cx.finish(), out);
@@ -54,13 +56,13 @@ impl Checker {
         Some(o)
     }
 
-    pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let Some(o) = self.envelope(value, prefix, out) else {
             out.protocol = Some(VERSIONS[self.pick(line_protocol, None)].name);
             return;
         };
         if o.contains_key("method") {
-            let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
+            let dir = self.request_or_notification(line_protocol, dir, o, prefix, out);
             let typed = self.typed.take();
             let seen = self.session.see(dir, o, out.line, typed);
             self.id_findings(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
@@ -68,7 +70,7 @@ impl Checker {
         } else if o.contains_key("result") || o.contains_key("error") {
             let mut seen = self.session.see(dir, o, out.line, None);
             let matched = seen.answered.as_mut().and_then(|a| Some((a.request, a.attachment.req.take()?)));
-            self.response(line_protocol, dir, o, value, prefix, matched, &seen.observations, out);
+            self.response(line_protocol, dir, o, prefix, matched, &seen.observations, out);
             self.session.observe(dir, seen, o, prefix, out);
         } else {
             let v = self.pick(line_protocol, None);
@@ -78,8 +80,10 @@ impl Checker {
 
     /// The session's version tracker reads the message (`field`: `params` or `result`); what it
     /// notes becomes findings. Returns the known version the message names itself.
-    pub(super) fn read_version(&mut self, value: &Value, dir: Option<Direction>, prefix: &str, field: &str, line_protocol: Option<usize>, out: &mut Outcome) -> Option<usize> {
-        let reading = self.versions.read(value, dir);
+    pub(super) fn read_version(&mut self, o: Object<'_>, dir: Option<Direction>, prefix: &str, field: &str, line_protocol: Option<usize>, out: &mut Outcome) -> Option<usize> {
+        // The tracker reads a `Value`: given only the keys it reads (view.rs).
+        let view = crate::view::versions(o, PROTOCOL_META_KEY);
+        let reading = self.versions.read(&view, dir);
         let meta = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
         for note in &reading.notes {
             let diag = match *note {
@@ -118,14 +122,14 @@ impl Checker {
         &mut self,
         line_protocol: Option<usize>,
         dir: Option<Direction>,
-        o: &Map<String, Value>,
-        value: &Value,
+        o: Object<'_>,
         prefix: &str,
         out: &mut Outcome,
     ) -> Option<Direction> {
+        let value = o.node();
         let id = o.get("id");
         let is_request = id.is_some();
-        let Some(method) = o.get("method").and_then(Value::as_str) else {
+        let Some(method) = o.get("method").and_then(Node::as_str) else {
             // A non-string method: the generic message type reports it.
             let v = self.pick(line_protocol, None);
             let ty = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
@@ -133,7 +137,7 @@ impl Checker {
             return dir;
         };
         let params = o.get("params");
-        let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str).map(Box::from);
+        let uri = params.and_then(|p| p.get("uri")).and_then(Node::as_str).map(Box::from);
 
         // An extension's method (`ui/...` with --ext apps, `tasks/...` and `notifications/tasks` with --ext tasks):
         // typed by the extension's tables, either direction, unless the version's core defines the method itself
@@ -168,7 +172,7 @@ impl Checker {
         }
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
-        let carried = self.read_version(value, dir, prefix, "params", line_protocol, out);
+        let carried = self.read_version(o, dir, prefix, "params", line_protocol, out);
         if is_request && method == "initialize" && self.initialize_line.is_none() {
             self.initialize_line = Some(out.line);
         }
@@ -250,12 +254,12 @@ impl Checker {
     }
 
     /// `stream.id-reused`, from what the session's observer saw of the request's id.
-    pub(super) fn id_findings(&self, dir: &str, id: Option<&Value>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
+    pub(super) fn id_findings(&self, dir: &str, id: Option<Node<'_>>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
         let Some(id) = id else { return };
         for o in seen {
             let msg = match *o {
-                Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown(id)),
-                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown(id)),
+                Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown_node(id)),
+                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown_node(id)),
                 _ => continue,
             };
             out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));

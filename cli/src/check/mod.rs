@@ -298,16 +298,21 @@ fn dedupe(diags: &mut Vec<Diag>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn differences() {
-        assert_eq!(first_difference(&json!({"a": [1, 2]}), &json!({"a": [1, 2]})), None);
-        assert_eq!(first_difference(&json!({"a": [1, 2]}), &json!({"a": [1, 2.0]})).unwrap().0, "/a/1");
-        assert_eq!(first_difference(&json!({"a/b": 1, "c": 2}), &json!({"a/b": 1})).unwrap().0, "/c");
-        assert_eq!(first_difference(&json!({"a/b": 1}), &json!({})).unwrap().0, "/a~1b");
-        assert_eq!(first_difference(&json!([1]), &json!([1, 3])).unwrap().0, "/1");
-        assert_eq!(first_difference(&json!(1), &json!("1")).unwrap().0, "");
+        use mcp_spec_types::tree::Doc;
+        let first_difference = |a: &str, b: &str| first_difference(Doc::parse(a).unwrap().root(), Doc::parse(b).unwrap().root());
+        assert_eq!(first_difference(r#"{"a": [1, 2]}"#, r#"{"a": [1, 2]}"#), None);
+        assert_eq!(first_difference(r#"{"a": [1, 2]}"#, r#"{"a": [1, 2.0]}"#).unwrap().0, "/a/1");
+        assert_eq!(first_difference(r#"{"a/b": 1, "c": 2}"#, r#"{"a/b": 1}"#).unwrap().0, "/c");
+        assert_eq!(first_difference(r#"{"a/b": 1}"#, "{}").unwrap().0, "/a~1b");
+        assert_eq!(first_difference("[1]", "[1, 3]").unwrap().0, "/1");
+        assert_eq!(first_difference("1", r#""1""#).unwrap().0, "");
+        // Keys are compared in sorted order, whatever order each text has them in.
+        assert_eq!(first_difference(r#"{"b": 1, "a": 1}"#, r#"{"a": 2, "b": 2}"#).unwrap().0, "/a");
+        assert_eq!(first_difference(r#"{"b": 1, "a": 1}"#, r#"{"b": 2, "a": 2}"#).unwrap().0, "/a");
+        assert_eq!(first_difference(r#"{"a": 1e2}"#, r#"{"a": 100.0}"#), None);
     }
 
     #[test]

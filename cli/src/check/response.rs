@@ -1,11 +1,12 @@
 //! Responses: typed by the request they answer, else as any result the responder sends.
 
 use mcp_spec_engine::observe::Observation;
+use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::{describe, Cx, Options};
 use serde_json::{Map, Value};
 
 use super::{error, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
-use crate::bounded::shown;
+use crate::bounded::shown_node;
 use crate::vocab::dir_name;
 use crate::versions::EXTENSIONS;
 
@@ -35,12 +36,13 @@ impl Checker {
     /// A response; `matched` is the request the session's observer paired it with (and the way
     /// that request travelled), `seen` what the observer made of it.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn response(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, o: &Map<String, Value>, value: &Value, prefix: &str, matched: Option<(Direction, Req)>, seen: &[Observation], out: &mut Outcome) {
+    pub(super) fn response(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, o: Object<'_>, prefix: &str, matched: Option<(Direction, Req)>, seen: &[Observation], out: &mut Outcome) {
+        let value = o.node();
         let result = o.get("result");
         let is_error = o.contains_key("error");
 
         // The version: an `initialize` answer, or a `_meta` key, is carried by the message itself.
-        let carried = self.read_version(value, dir, prefix, "result", line_protocol, out);
+        let carried = self.read_version(o, dir, prefix, "result", line_protocol, out);
         let request_version = match matched.as_ref().map(|(_, r)| r.module) {
             Some(ModRef::Version(v)) => Some(v),
             _ => None,
@@ -52,7 +54,7 @@ impl Checker {
         if is_error {
             if result.is_none() {
                 // A code the version gives its own error type (with the `data` it requires) is checked as that type.
-                let code = o.get("error").and_then(|e| e.get("code")).and_then(Value::as_i64);
+                let code = o.get("error").and_then(|e| e.get("code")).and_then(Node::as_i64);
                 let coded = code.and_then(|c| CODED_ERRORS.iter().find(|(k, _)| *k == c)).map(|&(_, t)| t).filter(|t| info.types.contains(t));
                 match coded.or(info.error_response) {
                     Some(t) => self.check_as(info.module, t, value, prefix, out),
@@ -82,7 +84,7 @@ impl Checker {
             let info = &self.infos[v];
             // With --ext tasks, `resultType: "task"` is the extension's task handle, whatever the request (answering
             // an unsupported one is the session rule `session.tasks.unsupported-method`), in versions without core tasks.
-            let ext_task = match (result.get("resultType").and_then(Value::as_str), info.task_result) {
+            let ext_task = match (result.get("resultType").and_then(Node::as_str), info.task_result) {
                 (Some("task"), None) => self.exts.iter().find(|(_, _, i)| i.types.contains(EXT_TASK_RESULT)),
                 _ => None,
             };
@@ -113,9 +115,11 @@ impl Checker {
                     // element has the URI that was asked for, now that the request is known.
                     if let (true, Some(uri)) = (self.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
                         let field = if rt == METADATA_RESULT { "metadata" } else { "contents" };
-                        let mut cx = Cx::new(self.options);
-                        mcp_spec_types::validate::resources::check_requested_uri(result, field, uri, &mut cx);
-                        push_report(&result_prefix, cx.finish(), out);
+                        if let Some(view) = requested_uri_view(result, field, uri) {
+                            let mut cx = Cx::new(self.options);
+                            mcp_spec_types::validate::resources::check_requested_uri(&view, field, uri, &mut cx);
+                            push_report(&result_prefix, cx.finish(), out);
+                        }
                     }
                     return;
                 }
@@ -130,7 +134,7 @@ impl Checker {
         }
         self.check_any_result(v, dir, result, &result_prefix, out);
         if matched.is_none() {
-            let id = o.get("id").map(shown).unwrap_or_else(|| "(none)".into());
+            let id = o.get("id").map(shown_node).unwrap_or_else(|| "(none)".into());
             let way = match dir {
                 Some(d) => format!(" travelling {}", dir_name(d.opposite())),
                 None => String::new(),
@@ -145,7 +149,7 @@ impl Checker {
     /// only counts when no specific result claims one of the result's keys: a result that a
     /// specific type rejects below its top level (a wrong `content`, a bad `tools` item) is
     /// reported against the closest such type.
-    pub(super) fn check_any_result(&self, v: usize, dir: Option<Direction>, result: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_any_result(&self, v: usize, dir: Option<Direction>, result: Node<'_>, prefix: &str, out: &mut Outcome) {
         let info = &self.infos[v];
         let module = info.module;
         let union = if dir == Some(Direction::ClientToServer) { "ClientResult" } else { "ServerResult" };
@@ -176,17 +180,17 @@ impl Checker {
         }
         candidates.sort_unstable();
         let options = Options { max_violations: self.max_findings, ..self.options };
-        let empty = Value::Object(Map::new());
+        let empty = Doc::parse("{}").expect("JSON");
         let mut catch_all = None;
         // The type with the fewest errors among those that claim a key, and among all.
         let mut closest: Option<(&'static str, usize)> = None;
         let mut fewest: Option<(&'static str, usize)> = None;
         for ty in candidates {
             let Some(entry) = (module.dynamic)(ty) else { continue };
-            let report = (entry.validate)(result, &options);
+            let report = (entry.validate_node)(result, &options);
             let errors = report.errors().count() + report.omitted_errors;
             if errors == 0 {
-                if (entry.validate)(&empty, &options).is_valid() {
+                if (entry.validate_node)(empty.root(), &options).is_valid() {
                     catch_all.get_or_insert(ty);
                     continue;
                 }
@@ -217,4 +221,24 @@ impl Checker {
             }
         }
     }
+}
+
+/// What the same-URI rule against the requested URI (`resources::check_requested_uri`, which
+/// reads a `Value`) needs of a result: `None` when it finds nothing (the first element's URI is
+/// the requested one, or there is none), else `field` with the elements that share the first
+/// element's URI (each one a finding) and `null` in place of the others.
+fn requested_uri_view(result: Node<'_>, field: &str, uri: &str) -> Option<Value> {
+    let items = result.get(field)?.as_array()?;
+    fn uri_of(item: Node<'_>) -> Option<&str> {
+        item.get("uri").and_then(Node::as_str)
+    }
+    let first = uri_of(items.iter().next()?)?;
+    if first == uri {
+        return None;
+    }
+    let kept = items.iter().map(|item| match uri_of(item) {
+        Some(u) if u == first => Value::Object(Map::from_iter([("uri".to_string(), Value::String(u.to_string()))])),
+        _ => Value::Null,
+    });
+    Some(Value::Object(Map::from_iter([(field.to_string(), Value::Array(kept.collect()))])))
 }

@@ -1,7 +1,7 @@
 //! One value as one type (typed reading, validators, round trip) and the findings' severities.
 
+use mcp_spec_types::tree::{Doc, Kind, Node};
 use mcp_spec_types::validate::{describe, Options, Severity};
-use serde_json::Value;
 
 use super::{error, push_report, Checker, Diag, Outcome};
 use crate::session::rules::Rule;
@@ -9,14 +9,14 @@ use crate::versions::Module;
 
 impl Checker {
     /// [`Checker::check_as`] without naming the value's type in the outcome.
-    pub(super) fn check_quietly(&self, module: &'static Module, ty: &'static str, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_quietly(&self, module: &'static Module, ty: &'static str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let named = out.type_name.take();
         self.check_as(module, ty, value, prefix, out);
         out.type_name = named;
     }
 
     /// The three checks on one value as one type: typed reading, the validators, the round trip.
-    pub(super) fn check_as(&self, module: &'static Module, ty: &'static str, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_as(&self, module: &'static Module, ty: &'static str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         if out.type_name.is_none() {
             out.type_name = Some(ty);
         }
@@ -28,24 +28,24 @@ impl Checker {
             // Only what can still be kept is collected; the rest is counted.
             let budget = self.max_findings.saturating_sub(out.diags.len());
             let options = Options { max_violations: budget, ..self.options };
-            push_report(prefix, (entry.validate)(value, &options), out);
+            push_report(prefix, (entry.validate_node)(value, &options), out);
             crate::compat_icons::check(module, ty, value, &options, prefix, out);
         }
         // Writing back costs as much as reading; only --roundtrip needs it.
         let read = if self.roundtrip {
-            Some((entry.roundtrip_value)(value))
+            (entry.roundtrip_node)(value).map(Some)
         } else {
-            Some((entry.read_value)(value).map(|name| (Value::Null, name)))
+            (entry.read_node)(value).map(|_| None)
         };
         match read {
-            None => {}
-            Some(Err(e)) => out.diags.push(error(prefix, "deserialize", format!("not a valid {ty} of {}: {e}", module.label))),
-            Some(Ok((again, _))) => {
-                if self.roundtrip {
-                    if let Some((at, msg)) = first_difference(value, &again) {
-                        let p = format!("{prefix}{at}");
-                        out.diags.push(error(&p, "roundtrip", format!("re-serialized {ty} differs: {msg}")));
-                    }
+            Err(e) => out.diags.push(error(prefix, "deserialize", format!("not a valid {ty} of {}: {e}", module.label))),
+            Ok(None) => {}
+            Ok(Some((text, _))) => {
+                // The text written back, as a tree of its own to compare with.
+                let again = Doc::parse_owned(text).expect("the crate writes JSON");
+                if let Some((at, msg)) = first_difference(value, again.root()) {
+                    let p = format!("{prefix}{at}");
+                    out.diags.push(error(&p, "roundtrip", format!("re-serialized {ty} differs: {msg}")));
                 }
             }
         }
@@ -71,16 +71,23 @@ impl Checker {
     }
 }
 
-/// The first place where two values differ, as a JSON pointer and a description.
-/// Values come from serde_json, whose parser stops at 128 levels, so the recursion is bounded.
-pub fn first_difference(a: &Value, b: &Value) -> Option<(String, String)> {
+/// The first place where two values differ, as a JSON pointer and a description; an object's
+/// keys are compared in sorted order (as two `Value`s would be). Trees come from a parser that
+/// stops at serde_json's nesting limit, so the recursion is bounded.
+pub fn first_difference(a: Node<'_>, b: Node<'_>) -> Option<(String, String)> {
     fn escape(k: &str) -> String {
         k.replace('~', "~0").replace('/', "~1")
     }
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
-            keys.sort();
+    match (a.kind(), b.kind()) {
+        (Kind::Object(x), Kind::Object(y)) => {
+            // Most objects come back with the same keys in the same order: walked in step.
+            if x.len() == y.len() && x.keys().zip(y.keys()).all(|(p, q)| p == q) {
+                let mut pairs: Vec<(&str, Node, Node)> = x.iter().zip(y.values()).map(|((k, p), q)| (k, p, q)).collect();
+                pairs.sort_unstable_by(|l, r| l.0.cmp(r.0));
+                return pairs.into_iter().find_map(|(k, p, q)| first_difference(p, q).map(|(at, msg)| (format!("/{}{at}", escape(k)), msg)));
+            }
+            let mut keys: Vec<&str> = x.keys().chain(y.keys()).collect();
+            keys.sort_unstable();
             keys.dedup();
             for k in keys {
                 match (x.get(k), y.get(k)) {
@@ -96,19 +103,35 @@ pub fn first_difference(a: &Value, b: &Value) -> Option<(String, String)> {
             }
             None
         }
-        (Value::Array(x), Value::Array(y)) => {
-            for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                if let Some((at, msg)) = first_difference(p, q) {
-                    return Some((format!("/{i}{at}"), msg));
+        (Kind::Array(x), Kind::Array(y)) => {
+            let (mut xs, mut ys) = (x.iter(), y.iter());
+            let mut i = 0;
+            loop {
+                match (xs.next(), ys.next()) {
+                    (Some(p), Some(q)) => {
+                        if let Some((at, msg)) = first_difference(p, q) {
+                            return Some((format!("/{i}{at}"), msg));
+                        }
+                    }
+                    (Some(p), None) => return Some((format!("/{i}"), format!("{} was dropped", describe(p)))),
+                    (None, Some(q)) => return Some((format!("/{i}"), format!("{} was added", describe(q)))),
+                    (None, None) => return None,
                 }
-            }
-            match x.len().cmp(&y.len()) {
-                std::cmp::Ordering::Equal => None,
-                std::cmp::Ordering::Greater => Some((format!("/{}", y.len()), format!("{} was dropped", describe(&x[y.len()])))),
-                std::cmp::Ordering::Less => Some((format!("/{}", x.len()), format!("{} was added", describe(&y[x.len()])))),
+                i += 1;
             }
         }
-        _ if a == b => None,
+        _ if same_scalar(a, b) => None,
         _ => Some((String::new(), format!("{} was written back as {}", describe(a), describe(b)))),
+    }
+}
+
+/// Whether two values that are not both objects or both arrays are equal, as `Value`s would be.
+fn same_scalar(a: Node<'_>, b: Node<'_>) -> bool {
+    match (a.kind(), b.kind()) {
+        (Kind::Null, Kind::Null) => true,
+        (Kind::Bool(p), Kind::Bool(q)) => p == q,
+        (Kind::String(p), Kind::String(q)) => p == q,
+        (Kind::Number(p), Kind::Number(q)) => p.text() == q.text() || p.to_number() == q.to_number(),
+        _ => false,
     }
 }

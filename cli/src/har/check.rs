@@ -3,13 +3,13 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 
-use serde_json::{json, Value};
+use mcp_spec_types::tree::Doc;
 
 use super::plan::{Plan, Planner};
 use super::read::{read_entries, RawEntry};
 use super::{Body, Content, Entry, HarStats, Part, Piece, FILE_MAX, UNTERMINATED};
 use crate::check::Checker;
-use crate::vocab::{Diag, Outcome};
+use crate::vocab::{Diag, Direction, Outcome};
 use crate::report::Reporter;
 use mcp_spec_types::validate::Severity;
 
@@ -128,9 +128,12 @@ fn diag(pointer: &str, rule: &'static str, severity: Severity, message: String) 
 /// A response's id, as text (`None` for anything else: a request, a notification, a batch).
 fn response_id(p: &Piece) -> Option<String> {
     let Content::Msg(text) = &p.content else { return None };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) => m.get("id").map(Value::to_string),
-        _ => None,
+    let doc = Doc::parse(text).ok()?;
+    let m = doc.root().as_object()?;
+    if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) {
+        m.get("id").map(|id| id.to_string())
+    } else {
+        None
     }
 }
 
@@ -334,7 +337,7 @@ impl Group {
         } else {
             for p in pieces.iter().filter(|p| p.part == Part::Request) {
                 if let Content::Msg(text) = &p.content {
-                    if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text) {
+                    if let Some(m) = Doc::parse(text).ok().as_ref().and_then(|d| d.root().as_object()) {
                         if let (Some(_), Some(id)) = (m.get("method"), m.get("id")) {
                             self.asked.insert(id.to_string());
                         }
@@ -387,11 +390,12 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: V
         let mut o = match content {
             Content::Msg(text) => {
                 *messages += 1;
-                let dir = if part == Part::Request { "c2s" } else { "s2c" };
+                let dir = if part == Part::Request { Direction::ClientToServer } else { Direction::ServerToClient };
                 // The one message parsed at a time (it parsed as JSON when the entry was read).
-                let msg = serde_json::from_str::<Value>(&text).unwrap_or(Value::Null);
+                let doc = Doc::parse(&text).unwrap_or_else(|_| Doc::parse("null").expect("JSON"));
+                let mut o = checker.check_wrapped(dir, doc.root(), line);
+                drop(doc);
                 drop(text);
-                let mut o = checker.check_value(json!({"dir": dir, "msg": msg}), line);
                 // Pointers into the message itself: the wrapper is the checker's, not the file's.
                 for d in &mut o.diags {
                     if let Some(p) = d.pointer.strip_prefix("/msg") {

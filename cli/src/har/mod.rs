@@ -16,7 +16,6 @@ mod read;
 pub mod text;
 
 use serde::de::IgnoredAny;
-use serde_json::Value;
 
 pub use check::{check_har, looks_like_har};
 use crate::transport::{self, HttpLine, MsgAt, Where};
@@ -209,8 +208,8 @@ impl Entry {
             match &p.content {
                 Content::Msg(text) => {
                     let at = MsgAt { x, part: if p.part == Part::Request { transport::Part::Request } else { transport::Part::Response }, event, event_id };
-                    if let Ok(v) = serde_json::from_str::<Value>(text) {
-                        found.extend(t.message(&at, &v).diags.into_iter().map(|d| (Some(i), d)));
+                    if let Ok(doc) = mcp_spec_types::tree::Doc::parse(text) {
+                        found.extend(t.message(&at, doc.root()).diags.into_iter().map(|d| (Some(i), d)));
                     }
                 }
                 Content::Bare | Content::Bad(_) if event.is_some() => {

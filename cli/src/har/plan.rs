@@ -10,7 +10,6 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use serde_json::Value;
 
 use super::classify::{class, Class};
 use super::{Body, Entry, HarStats};
@@ -124,12 +123,13 @@ fn cancelled_ids(body: &Body) -> Vec<IdKey> {
     if !text.contains("notifications/cancelled") {
         return Vec::new();
     }
-    let Ok(v) = serde_json::from_str::<Value>(text) else { return Vec::new() };
-    let items = match &v {
-        Value::Array(a) => a.iter().collect(),
-        one => vec![one],
+    let Ok(doc) = mcp_spec_types::tree::Doc::parse(text) else { return Vec::new() };
+    let v = doc.root();
+    let items: Vec<mcp_spec_types::tree::Node> = match v.as_array() {
+        Some(a) => a.iter().collect(),
+        None => vec![v],
     };
-    items.into_iter().filter(|m| m.get("method").and_then(Value::as_str) == Some("notifications/cancelled")).filter_map(|m| m.pointer("/params/requestId").and_then(IdKey::of)).collect()
+    items.into_iter().filter(|m| m.get("method").and_then(|m| m.as_str()) == Some("notifications/cancelled")).filter_map(|m| m.pointer("/params/requestId").and_then(IdKey::of)).collect()
 }
 
 fn number(map: &mut HashMap<u64, u32>, key: u64) -> u32 {

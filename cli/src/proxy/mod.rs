@@ -27,7 +27,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_spec_types::validate::Severity;
-use serde_json::Value;
 
 use crate::args::CheckArgs;
 use crate::check::Checker;
@@ -402,16 +401,11 @@ pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) 
     let mut outcome = if let Some(len) = line.too_long {
         let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
         Outcome { line: number, diags: vec![diag("line.too-long", Severity::Error, message)], ..Outcome::default() }
-    } else if let Err(e) = crate::cost::check(bytes.unwrap_or(&line.bytes)) {
-        // Weighed before it is read, as `check` does (cost.rs).
-        Outcome { line: number, diags: vec![diag("line.too-costly", Severity::Error, format!("{e}; passed on unchecked"))], ..Outcome::default() }
     } else {
         let bytes = bytes.unwrap_or(&line.bytes);
-        match serde_json::from_slice::<Value>(bytes) {
-            Ok(msg) => {
-                let wrapper = serde_json::json!({"dir": dir_name(line.dir), "msg": msg});
-                checker.check_value(wrapper, number)
-            }
+        // The same tree and the same code as `check` reading the recording's line.
+        match mcp_spec_types::tree::Doc::parse_slice(bytes) {
+            Ok(msg) => checker.check_wrapped(line.dir, msg.root(), number),
             // Said as `check` says it.
             Err(e) => {
                 let d = match std::str::from_utf8(bytes) {

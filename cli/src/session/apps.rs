@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use mcp_spec_types::validate::Severity;
 
-use serde_json::{Map, Value};
+use mcp_spec_types::tree::{Node, Object};
 
 use super::rules::{
     APPS_AFTER_TEARDOWN, APPS_HOST_EARLY, APPS_INITIALIZE_FIRST, APPS_PARTIAL_AFTER_INPUT, APPS_TOOL_HIDDEN, APPS_TOOL_INPUT_ONCE, APPS_UI_MISSING,
@@ -57,7 +57,7 @@ pub(crate) struct ChannelMsg<'a> {
     pub side: AppsSide,
     pub line: u64,
     pub prefix: &'a str,
-    pub o: &'a Map<String, Value>,
+    pub o: Object<'a>,
     /// The sender's unions do not hold the method, the other side's do.
     pub wrong_side: bool,
     /// For a response: the method of the request it answers.
@@ -66,7 +66,7 @@ pub(crate) struct ChannelMsg<'a> {
 
 impl ChannelMsg<'_> {
     fn method(&self) -> Option<&str> {
-        self.o.get("method").and_then(Value::as_str)
+        self.o.get("method").and_then(Node::as_str)
     }
     fn pointer(&self, rest: &str) -> String {
         format!("{}{rest}", self.prefix)
@@ -187,7 +187,7 @@ impl Channel {
         let key = msg.o.get("id").and_then(IdKey::of);
         match (msg.side, msg.method()) {
             (AppsSide::View, Some("tools/call")) => {
-                let Some(name) = msg.o.get("params").and_then(|p| p.get("name")).and_then(Value::as_str) else { return };
+                let Some(name) = msg.o.get("params").and_then(|p| p.get("name")).and_then(Node::as_str) else { return };
                 let Some(tool) = tools.tools.get(&name.to_string()) else { return };
                 let Some(visibility) = &tool.visibility else { return };
                 if visibility.iter().any(|v| v == "app") {

@@ -1,6 +1,6 @@
 //! Capabilities: each side uses only what the other declared, per version.
 
-use serde_json::Value;
+use mcp_spec_types::tree::{Doc, Node};
 
 use super::rules::{CLIENT_CAPABILITY, SERVER_CAPABILITY};
 use mcp_spec_engine::observe::Observer;
@@ -70,9 +70,10 @@ const TASK_NEEDS: &[Need] = &[
     need("elicitation/create", Direction::ServerToClient, &["tasks", "requests", "elicitation", "create"]),
 ];
 
-/// What a side declared, and on which line.
+/// What a side declared, and on which line. Kept for the rest of the session as a compact tree of
+/// its own (its text and 8 bytes per value), not a `Value`.
 struct Declared {
-    caps: Value,
+    caps: Doc<'static>,
     line: u64,
 }
 
@@ -83,7 +84,7 @@ pub(crate) struct State {
 }
 
 /// Whether `path` leads to a declared capability (present, not `false` or `null`).
-fn declared(caps: &Value, path: &[&str]) -> bool {
+fn declared(caps: Node<'_>, path: &[&str]) -> bool {
     let mut at = caps;
     for key in path {
         match at.get(key) {
@@ -91,7 +92,7 @@ fn declared(caps: &Value, path: &[&str]) -> bool {
             None => return false,
         }
     }
-    !matches!(at, Value::Null | Value::Bool(false))
+    !(at.is_null() || at.as_bool() == Some(false))
 }
 
 impl State {
@@ -99,14 +100,14 @@ impl State {
         let (Some(v), Some(dir)) = (msg.version, msg.dir) else { return };
         if msg.method == Some("initialize") && dir == Direction::ClientToServer {
             if let Some(caps) = msg.param("capabilities") {
-                self.client = Some(Declared { caps: caps.clone(), line: msg.line });
+                self.client = Some(Declared { caps: Doc::parse_owned(caps.to_string()).expect("a tree's own text parses"), line: msg.line });
             }
             return;
         }
         if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
             if matches!(&*req.method, "initialize" | "server/discover") {
                 if let Some(caps) = result.get("capabilities") {
-                    self.server = Some(Declared { caps: caps.clone(), line: msg.line });
+                    self.server = Some(Declared { caps: Doc::parse_owned(caps.to_string()).expect("a tree's own text parses"), line: msg.line });
                 }
             }
             return;
@@ -122,7 +123,7 @@ impl State {
         if method == "elicitation/create" {
             // 2025-11-25: `url` mode needs `elicitation.url`; form mode needs `elicitation.form`,
             // or an `elicitation` object without modes (the older form-only declaration).
-            match msg.param("mode").and_then(Value::as_str) {
+            match msg.param("mode").and_then(Node::as_str) {
                 Some("url") => needed.push(vec!["elicitation", "url"]),
                 _ => needed.push(vec!["elicitation", "form"]),
             }
@@ -134,7 +135,7 @@ impl State {
             Direction::ServerToClient => {
                 let Some(server) = &self.server else { return };
                 for path in needed {
-                    if !declared(&server.caps, &path) {
+                    if !declared(server.caps.root(), &path) {
                         let text = format!("`{method}` needs the server capability `{}`, which the server did not declare (line {})", path.join("."), server.line);
                         sink.report(&SERVER_CAPABILITY, msg.pointer("/method"), text);
                     }
@@ -143,30 +144,30 @@ impl State {
             Direction::ClientToServer => {
                 // 2026-07-28: each request declares the client's capabilities in its `_meta`; the
                 // server may use what a request it is still serving declared.
-                let per_request: Vec<(u64, &Value)> = requests
+                let per_request: Vec<(u64, Doc<'static>)> = requests
                     .in_flight(Direction::ClientToServer)
                     .filter_map(|f| {
                         let r = &f.attachment.sent;
                         let meta = r.param("_meta")?;
                         meta.get(PROTOCOL_META_KEY)?;
-                        Some((r.line, meta.get(CLIENT_CAPABILITIES_META_KEY)?))
+                        Some((r.line, Doc::from_value(meta.get(CLIENT_CAPABILITIES_META_KEY)?)))
                     })
                     .collect();
                 let stateless = !msg.version_has("initialize");
-                let (sources, whence): (Vec<&Value>, String) = match (&self.client, stateless) {
-                    (Some(c), false) => (vec![&c.caps], format!("line {}", c.line)),
+                let (sources, whence): (Vec<Node>, String) = match (&self.client, stateless) {
+                    (Some(c), false) => (vec![c.caps.root()], format!("line {}", c.line)),
                     (_, true) if !per_request.is_empty() => {
                         let lines: Vec<String> = per_request.iter().map(|(l, _)| l.to_string()).collect();
-                        (per_request.iter().map(|(_, c)| *c).collect(), format!("the `_meta` of the unanswered requests on lines {}", lines.join(", ")))
+                        (per_request.iter().map(|(_, c)| c.root()).collect(), format!("the `_meta` of the unanswered requests on lines {}", lines.join(", ")))
                     }
                     _ => return,
                 };
                 for path in needed {
                     let mode_path = path.len() == 2 && path[0] == "elicitation";
                     let ok = sources.iter().any(|caps| {
-                        declared(caps, &path)
+                        declared(*caps, &path)
                             // An `elicitation` object without modes declares form mode.
-                            || (mode_path && path[1] == "form" && caps.get("elicitation").and_then(Value::as_object).is_some_and(|e| !e.contains_key("form") && !e.contains_key("url")))
+                            || (mode_path && path[1] == "form" && caps.get("elicitation").and_then(Node::as_object).is_some_and(|e| !e.contains_key("form") && !e.contains_key("url")))
                     });
                     if !ok {
                         let text = format!("`{method}` needs the client capability `{}`, which the client did not declare ({whence})", path.join("."));

@@ -30,6 +30,7 @@ mod tools;
 use std::collections::BTreeMap;
 
 use mcp_spec_engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
+use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
@@ -68,16 +69,19 @@ const KEPT_PARAMS: [&str; 5] = ["name", "uri", "cursor", "task", "taskId"];
 /// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
 const KEPT_META: [&str; 3] = ["progressToken", crate::vocab::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
 
-fn kept_params(params: &Value) -> Value {
+/// What a waiting request keeps of its params, as a `Value` (it outlives the line): each kept key's
+/// value whole, so as much as the request's `name`, `uri`, `taskId` and those `_meta` keys weigh
+/// (the table's byte budget counts it).
+fn kept_params(params: Node<'_>) -> Value {
     let mut kept = Map::new();
     for k in KEPT_PARAMS {
         if let Some(v) = params.get(k) {
             // Only the presence of `task` and `cursor` matters: a long cursor is not kept.
-            kept.insert(k.to_string(), if k == "task" || k == "cursor" { Value::Bool(true) } else { v.clone() });
+            kept.insert(k.to_string(), if k == "task" || k == "cursor" { Value::Bool(true) } else { v.to_value() });
         }
     }
-    if let Some(meta) = params.get("_meta").and_then(Value::as_object) {
-        let meta: Map<String, Value> = KEPT_META.iter().filter_map(|k| Some((k.to_string(), meta.get(*k)?.clone()))).collect();
+    if let Some(meta) = params.get("_meta").and_then(Node::as_object) {
+        let meta: Map<String, Value> = KEPT_META.iter().filter_map(|k| Some((k.to_string(), meta.get(k)?.to_value()))).collect();
         if !meta.is_empty() {
             kept.insert("_meta".to_string(), Value::Object(meta));
         }
@@ -114,7 +118,7 @@ impl SentRequest {
 }
 
 /// One message as the session rules see it.
-pub(crate) struct Msg<'a> {
+pub(crate) struct Msg<'a, 't> {
     /// The way it travelled; for a response, found from its request when the line has no `dir`.
     pub dir: Option<Direction>,
     pub line: u64,
@@ -122,22 +126,22 @@ pub(crate) struct Msg<'a> {
     pub version: Option<usize>,
     pub prefix: &'a str,
     pub method: Option<&'a str>,
-    pub id: Option<&'a Value>,
-    pub params: Option<&'a Value>,
-    pub result: Option<&'a Value>,
-    pub error: Option<&'a Value>,
+    pub id: Option<Node<'t>>,
+    pub params: Option<Node<'t>>,
+    pub result: Option<Node<'t>>,
+    pub error: Option<Node<'t>>,
     /// The request a response answers (already out of flight).
     pub answers: Option<SentRequest>,
     /// What the message meant for the requests in flight and the lifecycle.
     pub observations: &'a [observe::Observation],
 }
 
-impl Msg<'_> {
+impl<'t> Msg<'_, 't> {
     /// Whether the version defines a request method (e.g. `initialize`).
     pub fn version_has(&self, method: &str) -> bool {
         self.version.is_some_and(|v| VERSIONS[v].requests.iter().any(|(m, ..)| *m == method))
     }
-    pub fn param(&self, key: &str) -> Option<&Value> {
+    pub fn param(&self, key: &str) -> Option<Node<'t>> {
         self.params?.get(key)
     }
     pub fn pointer(&self, rest: &str) -> String {
@@ -153,6 +157,13 @@ pub(crate) struct Sink<'o> {
 }
 
 impl Sink<'_> {
+    /// A finding of a rule outside the session table (`line.too-costly`), as it is.
+    pub fn push(&mut self, d: Diag) {
+        if self.enabled {
+            self.out.diags.push(d);
+        }
+    }
+
     pub fn report(&mut self, rule: &'static Rule, pointer: String, message: String) {
         if !self.enabled {
             return;
@@ -311,10 +322,12 @@ impl Session {
 
     /// Feeds one message to the observer: `dir` as the line gave it (or as the method decided
     /// it), `line` its position, `req` what the checker types the answer to a request with.
-    pub(crate) fn see(&mut self, dir: Option<Direction>, o: &Map<String, Value>, line: u64, req: Option<Req>) -> Seen<Waiting> {
-        self.observer.observe(line, dir, o, || {
-            let (method, id) = (o.get("method").and_then(Value::as_str).unwrap_or_default(), o.get("id").unwrap_or(&Value::Null));
-            let sent = SentRequest { method: clip(method).into(), line, id: crate::bounded::shown(id).into(), params: o.get("params").map(kept_params) };
+    pub(crate) fn see(&mut self, dir: Option<Direction>, o: Object<'_>, line: u64, req: Option<Req>) -> Seen<Waiting> {
+        // The observer reads a `Value`: given only the keys it reads (view.rs).
+        self.observer.observe(line, dir, &crate::view::observed(o), || {
+            let method = o.get("method").and_then(Node::as_str).unwrap_or_default();
+            let id = o.get("id").map_or_else(|| "null".to_string(), crate::bounded::shown_node);
+            let sent = SentRequest { method: clip(method).into(), line, id: id.into(), params: o.get("params").map(kept_params) };
             Waiting { req, sent }
         })
     }
@@ -322,9 +335,9 @@ impl Session {
     /// Sees one message after the checker typed it and the observer saw it ([`Session::see`]):
     /// `dir` as the line gave it (or as the method decided it), `o` the message object; findings
     /// go to `out`.
-    pub(crate) fn observe(&mut self, dir: Option<Direction>, seen: Seen<Waiting>, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) {
+    pub(crate) fn observe(&mut self, dir: Option<Direction>, seen: Seen<Waiting>, o: Object<'_>, prefix: &str, out: &mut Outcome) {
         let version = out.protocol.and_then(version_index);
-        let method = o.get("method").and_then(Value::as_str);
+        let method = o.get("method").and_then(Node::as_str);
         let id = o.get("id");
         let answers = seen.answered.map(|a| a.attachment.sent);
         // A response travels the other way from its request: the observer says which way.
@@ -361,9 +374,9 @@ impl Session {
 
     /// Sees one message of the MCP Apps view<->host channel (`--ext apps`, `dir` `view2host` or
     /// `host2view`); `answers` is the method of the request a response answers, if known.
-    pub fn observe_apps(&mut self, side: AppsSide, o: &Map<String, Value>, prefix: &str, wrong_side: bool, answers: Option<&str>, out: &mut Outcome) {
+    pub fn observe_apps(&mut self, side: AppsSide, o: Object<'_>, prefix: &str, wrong_side: bool, answers: Option<&str>, out: &mut Outcome) {
         let dir = side.dir_name();
-        let method = o.get("method").and_then(Value::as_str);
+        let method = o.get("method").and_then(Node::as_str);
         let is_error = o.contains_key("error");
         let (kind, counted) = match (method, o.get("id")) {
             (Some(m), Some(_)) => ("request", m),
@@ -426,8 +439,9 @@ mod tests {
     #[test]
     fn waiting_requests_keep_only_what_the_rules_need() {
         let params = json!({"name": "t", "arguments": {"big": "x".repeat(1000)}, "task": {"ttl": 5}, "_meta": {"progressToken": 1, "other": [1, 2, 3]}});
-        assert_eq!(kept_params(&params), json!({"name": "t", "task": true, "_meta": {"progressToken": 1}}));
-        assert_eq!(kept_params(&json!({"cursor": "c".repeat(1000)})), json!({"cursor": true}));
+        let kept = |v: &Value| kept_params(mcp_spec_types::tree::Doc::from_value(v).root());
+        assert_eq!(kept(&params), json!({"name": "t", "task": true, "_meta": {"progressToken": 1}}));
+        assert_eq!(kept(&json!({"cursor": "c".repeat(1000)})), json!({"cursor": true}));
     }
 
     /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
@@ -436,10 +450,11 @@ mod tests {
         let mut s = Session::new(&CheckArgs::default());
         let n = PENDING_CAP as u64 + 100;
         for i in 0..n {
-            let msg = json!({"jsonrpc": "2.0", "id": i, "method": "ping"});
+            let msg = mcp_spec_types::tree::Doc::from_value(&json!({"jsonrpc": "2.0", "id": i, "method": "ping"}));
+            let o = msg.root().as_object().unwrap();
             let mut out = Outcome { line: i + 1, protocol: Some("2025-11-25"), ..Outcome::default() };
-            let seen = s.see(Some(Direction::ClientToServer), msg.as_object().unwrap(), i + 1, None);
-            s.observe(Some(Direction::ClientToServer), seen, msg.as_object().unwrap(), "", &mut out);
+            let seen = s.see(Some(Direction::ClientToServer), o, i + 1, None);
+            s.observe(Some(Direction::ClientToServer), seen, o, "", &mut out);
         }
         assert_eq!(s.waiting(), PENDING_CAP);
         // One table of requests in flight (before, a waiting table and a table of issued ids each forgot 100).

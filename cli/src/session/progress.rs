@@ -11,11 +11,11 @@ use mcp_spec_engine::observe::Observation;
 use super::rules::{CANCEL_INITIALIZE, CANCEL_UNKNOWN, PROGRESS_CANCELLED, PROGRESS_INCREASING, PROGRESS_TOKEN};
 use super::{Msg, Sink};
 use crate::vocab::dir_name;
-use crate::bounded::shown;
+use crate::bounded::shown_node;
 
 pub(crate) fn report(msg: &Msg, whole: bool, sink: &mut Sink) {
-    let token = || msg.param("progressToken").map(shown).unwrap_or_default();
-    let request_id = || msg.param("requestId").map(shown).unwrap_or_default();
+    let token = || msg.param("progressToken").map(shown_node).unwrap_or_default();
+    let request_id = || msg.param("requestId").map(shown_node).unwrap_or_default();
     for o in msg.observations {
         let (rule, pointer, text) = match *o {
             Observation::ProgressAfterCancel { cancelled_at, .. } => (&PROGRESS_CANCELLED, "/params/progressToken", format!("progress for the token {} of a request cancelled on line {cancelled_at}", token())),

@@ -1,7 +1,7 @@
 //! Resources and pagination: read contents carry the URI asked for, updates only for
 //! subscribed URIs, cursors only as the same method returned them.
 
-use serde_json::Value;
+use mcp_spec_types::tree::Node;
 
 use super::rules::{CURSOR_UNKNOWN, READ_URI, UPDATED_UNSUBSCRIBED};
 use super::{Capped, Msg, Sink, SESSION_CAP};
@@ -28,12 +28,12 @@ impl State {
 
     pub fn observe(&mut self, msg: &Msg, whole: bool, sink: &mut Sink) {
         if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
-            if let Some(next) = result.get("nextCursor").and_then(Value::as_str) {
+            if let Some(next) = result.get("nextCursor").and_then(Node::as_str) {
                 self.cursors.insert((Text::of(&req.method), Text::of(next)), ());
             }
             match &*req.method {
                 "resources/list" => {
-                    let listed = result.get("resources").and_then(Value::as_array).into_iter().flatten();
+                    let listed = result.get("resources").and_then(Node::as_array).into_iter().flatten();
                     for uri in listed.filter_map(|r| r.get("uri")?.as_str()) {
                         self.seen_uris.insert(uri.to_string(), ());
                     }
@@ -44,9 +44,9 @@ impl State {
             return;
         }
         let Some(method) = msg.method else { return };
-        let uri = msg.param("uri").and_then(Value::as_str);
+        let uri = msg.param("uri").and_then(Node::as_str);
         if msg.id.is_some() {
-            if let Some(cursor) = msg.param("cursor").and_then(Value::as_str) {
+            if let Some(cursor) = msg.param("cursor").and_then(Node::as_str) {
                 if whole && self.cursors.evicted == 0 && !self.cursors.contains(&(Text::of(&clip(method)), Text::of(cursor))) {
                     let text = format!("the cursor `{}` is no `nextCursor` a `{}` result returned in this session", clip(cursor), clip(method));
                     sink.report(&CURSOR_UNKNOWN, msg.pointer("/params/cursor"), text);
@@ -78,8 +78,8 @@ impl State {
 
 /// `resources/read`: at least one of the contents is the resource asked for (the others may
 /// be parts of it, e.g. the files of a directory).
-fn read_uri(msg: &Msg, requested: Option<&str>, result: &Value, sink: &mut Sink) {
-    let (Some(requested), Some(contents)) = (requested, result.get("contents").and_then(Value::as_array)) else { return };
+fn read_uri(msg: &Msg, requested: Option<&str>, result: Node<'_>, sink: &mut Sink) {
+    let (Some(requested), Some(contents)) = (requested, result.get("contents").and_then(Node::as_array)) else { return };
     let uris: Vec<&str> = contents.iter().filter_map(|c| c.get("uri")?.as_str()).collect();
     if !uris.is_empty() && !uris.contains(&requested) {
         let text = format!("`resources/read` asked for `{}` but no content has that URI (found `{}`)", clip(requested), clip(uris[0]));

@@ -10,6 +10,7 @@
 //! [`SESSION_CAP`], input keys per task by [`INPUT_KEYS_CAP`]; what is forgotten turns the
 //! "never seen" rules off, as elsewhere.
 
+use mcp_spec_types::tree::Node;
 use serde_json::Value;
 
 use super::rules::{
@@ -17,7 +18,7 @@ use super::rules::{
     TASKS_UNDECLARED, TASKS_UNDECLARED_REQUEST, TASKS_UNKNOWN_ID, TASKS_UNKNOWN_ID_ACK, TASKS_UNSUPPORTED_METHOD, TASKS_UPDATE_KEY,
 };
 use super::{Capped, Msg, Sink, SESSION_CAP};
-use crate::bounded::{clip, shown, Text, Weigh};
+use crate::bounded::{clip, shown_node, Text, Weigh};
 use crate::vocab::Direction;
 use crate::versions::VERSIONS;
 use mcp_spec_types::rpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
@@ -55,6 +56,16 @@ fn terminal(status: &str) -> bool {
 
 /// Whether a request's params declare the extension in 2026-07-28's per-request capabilities.
 pub fn declared(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(EXTENSION_ID))
+        .is_some()
+}
+
+/// [`declared`] of a message's params in its tree.
+pub fn declared_node(params: Option<Node<'_>>) -> bool {
     params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
@@ -106,7 +117,7 @@ impl State {
     fn request(&mut self, msg: &Msg, method: &str, sink: &mut Sink) {
         match method {
             "tasks/update" => {
-                let (Some(id), Some(responses)) = (msg.param("taskId").and_then(Value::as_str), msg.param("inputResponses").and_then(Value::as_object)) else { return };
+                let (Some(id), Some(responses)) = (msg.param("taskId").and_then(Node::as_str), msg.param("inputResponses").and_then(Node::as_object)) else { return };
                 let Some(task) = self.tasks().get_mut(&Text::of(id)) else { return };
                 // Only where the task's requests were in view: a key is then known or not. A task
                 // whose creation was in view and that never listed `inputRequests` asked for nothing.
@@ -135,9 +146,9 @@ impl State {
                 }
             }
             "subscriptions/listen" => {
-                let asks = msg.param("notifications").and_then(|n| n.get("taskIds")).and_then(Value::as_array).is_some_and(|ids| !ids.is_empty());
-                if asks && !declared(msg.params) {
-                    let id = shown(msg.id.unwrap_or(&Value::Null));
+                let asks = msg.param("notifications").and_then(|n| n.get("taskIds")).and_then(Node::as_array).is_some_and(|ids| !ids.is_empty());
+                if asks && !declared_node(msg.params) {
+                    let id = msg.id.map_or_else(|| "null".to_string(), shown_node);
                     self.listens.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES)).insert(Text::of(&id), ());
                 }
             }
@@ -154,17 +165,17 @@ impl State {
             }
             "notifications/cancelled" if msg.dir != Some(Direction::ServerToClient) => {
                 let Some(request_id) = msg.param("requestId") else { return };
-                let created = self.creators.as_ref().is_some_and(|c| c.contains(&Text::of(&shown(request_id))));
+                let created = self.creators.as_ref().is_some_and(|c| c.contains(&Text::of(&shown_node(request_id))));
                 if created {
-                    let text = format!("`notifications/cancelled` names request {}, which a task answered: a task is cancelled with `tasks/cancel`", shown(request_id));
+                    let text = format!("`notifications/cancelled` names request {}, which a task answered: a task is cancelled with `tasks/cancel`", shown_node(request_id));
                     sink.report(&TASKS_CANCEL_NOTIFICATION, msg.pointer("/params/requestId"), text);
                 }
             }
             "notifications/subscriptions/acknowledged" => {
                 let Some(sub) = msg.param("_meta").and_then(|m| m.get("io.modelcontextprotocol/subscriptionId")) else { return };
-                let key = Text::of(&shown(sub));
+                let key = Text::of(&shown_node(sub));
                 if self.listens.as_mut().and_then(|l| l.remove(&key)).is_some() {
-                    let text = format!("the server acknowledged subscription {} asking for task notifications, but the request did not declare `{EXTENSION_ID}`: it must be answered with -32021", shown(sub));
+                    let text = format!("the server acknowledged subscription {} asking for task notifications, but the request did not declare `{EXTENSION_ID}`: it must be answered with -32021", shown_node(sub));
                     sink.report(&TASKS_LISTEN_UNDECLARED, msg.pointer(""), text);
                 }
             }
@@ -176,7 +187,7 @@ impl State {
         let Some(req) = &msg.answers else { return };
         let method = &*req.method;
         let code = error_code(msg);
-        if let Some(result) = msg.result.filter(|r| r.get("resultType").and_then(Value::as_str) == Some("task")) {
+        if let Some(result) = msg.result.filter(|r| r.get("resultType").and_then(Node::as_str) == Some("task")) {
             if !SUPPORTED.contains(&method) {
                 let text = format!("`{}` was answered with a task (`resultType: \"task\"`); only `tools/call` may be, so a client must treat this answer as invalid", clip(method));
                 sink.report(&TASKS_UNSUPPORTED_METHOD, msg.pointer("/result/resultType"), text);
@@ -185,7 +196,7 @@ impl State {
                 let text = format!("a task answers the `{}` request of line {}, which did not declare `{EXTENSION_ID}` in its client capabilities", clip(method), req.line);
                 sink.report(&TASKS_UNDECLARED, msg.pointer("/result/resultType"), text);
             }
-            if let Some(id) = result.get("taskId").and_then(Value::as_str) {
+            if let Some(id) = result.get("taskId").and_then(Node::as_str) {
                 let origin = msg.version.or(self.last_version).map(|v| (Box::from(method), v));
                 let task = Task { status: "".into(), origin, unlimited: false, keys: Vec::new(), created_at: Some(msg.line) };
                 // A task id that comes again is a new task: its state starts over.
@@ -249,9 +260,9 @@ impl State {
     }
 
     /// A task's state as a `CreateTaskResult`, a `tasks/get` result or a `notifications/tasks` shows it.
-    fn state(&mut self, v: &Value, pointer: &str, asked: Option<&str>, sink: &mut Sink) {
-        let Some(id) = v.get("taskId").and_then(Value::as_str).or(asked) else { return };
-        let Some(status) = v.get("status").and_then(Value::as_str) else { return };
+    fn state(&mut self, v: Node<'_>, pointer: &str, asked: Option<&str>, sink: &mut Sink) {
+        let Some(id) = v.get("taskId").and_then(Node::as_str).or(asked) else { return };
+        let Some(status) = v.get("status").and_then(Node::as_str) else { return };
         let tasks = self.tasks();
         let key = Text::of(id);
         if !tasks.contains(&key) {
@@ -263,8 +274,8 @@ impl State {
             sink.report(&TASKS_STATUS, format!("{pointer}/status"), text);
         }
         task.status = clip(status).into();
-        task.unlimited = v.get("ttlMs").is_some_and(Value::is_null);
-        if let Some(requests) = v.get("inputRequests").and_then(Value::as_object) {
+        task.unlimited = v.get("ttlMs").is_some_and(Node::is_null);
+        if let Some(requests) = v.get("inputRequests").and_then(Node::as_object) {
             for (k, request) in requests {
                 let (key, digest) = (Text::of(k), Text::of(&request.to_string()));
                 match task.keys.iter().find(|(known, ..)| *known == key) {
@@ -282,7 +293,7 @@ impl State {
             let module = &VERSIONS[*version];
             let Some(&(_, _, result_type)) = module.requests.iter().find(|(m, ..)| *m == &**method) else { return };
             let Some(dynamic) = (module.dynamic)(result_type) else { return };
-            let report = (dynamic.validate)(result, &Default::default());
+            let report = (dynamic.validate_node)(result, &Default::default());
             let first = report.errors().next().map(|e| format!("{} at {}", e.message, if e.pointer.is_empty() { "(root)" } else { &e.pointer }));
             if let Some(first) = first {
                 let text = format!("the completed task's `result` is not a {result_type} of {} (the result of its `{}` request): {first}", module.label, clip(method));

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, PatternOptions, ValidationError, Validator};
+use mcp_spec_types::tree::Node;
 use serde_json::{Map, Value};
 
 use super::rules::{Rule, TOOL_INPUT, TOOL_OUTPUT, TOOL_PATTERN_UNDECIDED, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
@@ -92,14 +93,14 @@ impl State {
             return;
         }
         if msg.method == Some("tools/call") && msg.id.is_some() && msg.dir != Some(Direction::ServerToClient) {
-            let Some(name) = msg.param("name").and_then(Value::as_str) else { return };
+            let Some(name) = msg.param("name").and_then(Node::as_str) else { return };
             match self.tools.get(&name.to_string()) {
                 Some(tool) => {
-                    let empty = Value::Object(Map::new());
-                    let args = msg.param("arguments").unwrap_or(&empty);
                     if let Some(v) = &tool.input {
                         let at = if msg.param("arguments").is_some() { "/params/arguments" } else { "/params" };
-                        for e in v.iter_errors(args).take(SCHEMA_FINDINGS) {
+                        let schema = format!("the inputSchema of `{}` (line {})", clip(name), tool.line);
+                        let Some(args) = msg.param("arguments").map_or(Some(Value::Object(Map::new())), |a| as_value(a, &msg.pointer(at), &schema, sink)) else { return };
+                        for e in v.iter_errors(&args).take(SCHEMA_FINDINGS) {
                             let (rule, text) = finding(&e, &TOOL_INPUT, ("the arguments", "break"), &format!("the inputSchema of `{}` (line {})", clip(name), tool.line));
                             sink.report(rule, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
                         }
@@ -115,14 +116,14 @@ impl State {
     }
 
     /// A `tools/list` result: a first page replaces the table, a later page adds to it.
-    fn listing(&mut self, msg: &Msg, later_page: bool, result: &Value, schemas: &mut SchemaCache, sink: &mut Sink) {
-        let Some(tools) = result.get("tools").and_then(Value::as_array) else { return };
+    fn listing(&mut self, msg: &Msg, later_page: bool, result: Node<'_>, schemas: &mut SchemaCache, sink: &mut Sink) {
+        let Some(tools) = result.get("tools").and_then(Node::as_array) else { return };
         if !later_page {
             self.tools.clear();
         }
         self.listed = true;
         for (i, t) in tools.iter().enumerate() {
-            let Some(name) = t.get("name").and_then(Value::as_str) else { continue };
+            let Some(name) = t.get("name").and_then(Node::as_str) else { continue };
             let at = msg.pointer(&format!("/result/tools/{i}"));
             let input = t.get("inputSchema").and_then(|s| cached_compile(s, &format!("{at}/inputSchema"), schemas, sink));
             let output = t.get("outputSchema").and_then(|s| cached_compile(s, &format!("{at}/outputSchema"), schemas, sink));
@@ -132,20 +133,20 @@ impl State {
             let ui_uri = meta
                 .and_then(|m| m.get("ui")?.get("resourceUri"))
                 .or_else(|| meta?.get("ui/resourceUri"))
-                .and_then(Value::as_str)
+                .and_then(Node::as_str)
                 .map(str::to_string);
-            let visibility = meta.and_then(|m| m.get("ui")?.get("visibility")?.as_array()).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect());
+            let visibility = meta.and_then(|m| m.get("ui")?.get("visibility")?.as_array()).map(|a| a.iter().filter_map(Node::as_str).map(str::to_string).collect());
             self.tools.insert(name.to_string(), Tool { input, output, ui_uri, visibility, line: msg.line, pointer: at, schema_bytes });
         }
     }
 
-    fn call_result(&self, msg: &Msg, name: Option<&str>, result: &Value, sink: &mut Sink) {
+    fn call_result(&self, msg: &Msg, name: Option<&str>, result: Node<'_>, sink: &mut Sink) {
         let Some(tool) = name.and_then(|n| self.tools.get(&n.to_string())) else { return };
         let Some(v) = &tool.output else { return };
         // Only a complete result carries the tool's output: not a task (`CreateTaskResult`), a tool
         // error, or a 2026-07-28 result of another `resultType` (`input_required` asks for input first).
-        let complete = result.get("resultType").is_none_or(|t| t == "complete");
-        if !complete || result.get("task").is_some() || result.get("isError").and_then(Value::as_bool) == Some(true) {
+        let complete = result.get("resultType").is_none_or(|t| t.as_str() == Some("complete"));
+        if !complete || result.get("task").is_some() || result.get("isError").and_then(Node::as_bool) == Some(true) {
             return;
         }
         let name = clip(name.unwrap_or_default());
@@ -155,11 +156,28 @@ impl State {
                 sink.report(&TOOL_OUTPUT, msg.pointer("/result"), text);
             }
             Some(sc) => {
-                for e in v.iter_errors(sc).take(SCHEMA_FINDINGS) {
+                let schema = format!("the outputSchema of `{}` (line {})", name, tool.line);
+                let Some(sc) = as_value(sc, &msg.pointer("/result/structuredContent"), &schema, sink) else { return };
+                for e in v.iter_errors(&sc).take(SCHEMA_FINDINGS) {
                     let (rule, text) = finding(&e, &TOOL_OUTPUT, ("structuredContent", "breaks"), &format!("the outputSchema of `{}` (line {})", name, tool.line));
                     sink.report(rule, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
                 }
             }
+        }
+    }
+}
+
+/// A part of the line as the `Value` the `jsonschema` crate validates: built only for a call or
+/// result of a listed tool with a usable schema, and weighed first (as a `Value` it may cost ~90
+/// times its text); one past its budget is reported as `line.too-costly` and not checked.
+fn as_value(part: Node<'_>, pointer: &str, schema: &str, sink: &mut Sink) -> Option<Value> {
+    let text = part.to_string();
+    match crate::cost::check(text.as_bytes()) {
+        Ok(()) => Some(part.to_value()),
+        Err(e) => {
+            let d = crate::vocab::Diag { pointer: pointer.to_string(), rule: crate::rules::stream::LINE_TOO_COSTLY.id, severity: mcp_spec_types::validate::Severity::Error, message: format!("{e}; not checked against {schema}") };
+            sink.push(d);
+            None
         }
     }
 }
@@ -175,13 +193,24 @@ fn finding(e: &ValidationError, broken: &'static Rule, (subject, verb): (&str, &
 }
 
 /// [`compile`], through the cache.
-fn cached_compile(schema: &Value, pointer: &str, schemas: &mut SchemaCache, sink: &mut Sink) -> Option<Compiled> {
+fn cached_compile(schema: Node<'_>, pointer: &str, schemas: &mut SchemaCache, sink: &mut Sink) -> Option<Compiled> {
+    // A schema that is not an object is the schema types' finding (`type`), not this rule's.
+    if !schema.is_object() {
+        return None;
+    }
     let text = schema.to_string();
     let key = Text::of(&text);
     if let Some(v) = schemas.0.get(&key) {
         return Some(v.clone());
     }
-    let v = Compiled(Arc::new(compile(schema, pointer, sink)?), text.len());
+    // The `jsonschema` crate compiles a `Value`: the schema is read into one, weighed first.
+    if let Err(e) = crate::cost::check(text.as_bytes()) {
+        let text = format!("the schema is past the checker's bounds ({e}), so calls are not checked against it");
+        sink.report(&TOOL_SCHEMA_UNUSABLE, pointer.to_string(), text);
+        return None;
+    }
+    let schema = schema.to_value();
+    let v = Compiled(Arc::new(compile(&schema, pointer, sink)?), text.len());
     schemas.0.insert(key, v.clone());
     Some(v)
 }

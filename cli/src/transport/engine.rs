@@ -9,6 +9,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
+use mcp_spec_types::tree::Node;
 use serde_json::Value;
 
 use super::{diag, rules};
@@ -305,33 +306,33 @@ impl Transport {
     }
 
     /// Feeds one JSON-RPC message (or batch) of an exchange.
-    pub fn message(&mut self, at: &MsgAt, msg: &Value) -> Found {
+    pub fn message(&mut self, at: &MsgAt, msg: Node<'_>) -> Found {
         let mut diags = Vec::new();
         let Some(ex) = self.open.get_mut(&at.x) else { return Found { diags, at: self.unknown(at.x) } };
-        let items: Vec<&Value> = match msg {
-            Value::Array(a) => a.iter().collect(),
-            one => vec![one],
+        let items: Vec<Node> = match msg.as_array() {
+            Some(a) => a.iter().collect(),
+            None => vec![msg],
         };
         let mut cancels = Vec::new();
         match at.part {
             Part::Request => {
                 ex.req_lines += 1;
                 for m in items {
-                    if m.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
+                    if m.get("method").and_then(Node::as_str) == Some("notifications/cancelled") {
                         cancels.extend(m.pointer("/params/requestId").and_then(IdKey::of));
                     }
-                    let method = m.get("method").and_then(Value::as_str);
+                    let method = m.get("method").and_then(Node::as_str);
                     let id = m.get("id").and_then(IdKey::of);
                     match (method, id) {
                         (Some(method), Some(id)) => {
                             if method == "initialize" {
                                 ex.has_initialize = true;
                                 ex.initialize_id = Some(id.clone());
-                                if let Some(v) = m.pointer("/params/protocolVersion").and_then(Value::as_str).and_then(known) {
+                                if let Some(v) = m.pointer("/params/protocolVersion").and_then(Node::as_str).and_then(known) {
                                     ex.version = v;
                                 }
                             }
-                            if let Some(v) = m.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_META_KEY)).and_then(Value::as_str) {
+                            if let Some(v) = m.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_META_KEY)).and_then(Node::as_str) {
                                 if ex.meta_version.is_none() {
                                     ex.meta_version = Some(super::cut(v.to_string()));
                                     if ex.negotiated.is_none() && ex.req.protocol_version.is_none() {
@@ -356,11 +357,11 @@ impl Transport {
             Part::Response => {
                 ex.resp_messages += 1;
                 let mut result_version = None;
-                for m in &items {
+                for &m in &items {
                     let is_request = m.get("method").is_some() && m.get("id").is_some();
                     let is_response = m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some());
                     ex.resp_not_error |= m.get("error").is_none();
-                    if let Some(result) = m.get("result").filter(|r| r.get("tools").is_some_and(Value::is_array)) {
+                    if let Some(result) = m.get("result").filter(|r| r.get("tools").is_some_and(Node::is_array)) {
                         if rules::X_MCP_HEADER.applies(Transport::version_of(ex)) {
                             self.tools.learn(result, &mut diags);
                         }
@@ -368,7 +369,7 @@ impl Transport {
                     if is_response {
                         if let Some(id) = m.get("id").and_then(IdKey::of) {
                             if ex.initialize_id.as_ref() == Some(&id) || m.pointer("/result/serverInfo").is_some() {
-                                result_version = m.pointer("/result/protocolVersion").and_then(Value::as_str).and_then(known);
+                                result_version = m.pointer("/result/protocolVersion").and_then(Node::as_str).and_then(known);
                             }
                             if ex.answered.len() < IDS_MAX {
                                 ex.answered.push(id);
@@ -380,7 +381,7 @@ impl Transport {
                         }
                     }
                     if is_request && ex.method == "POST" && at.event.is_some() && rules::SSE_NO_REQUESTS.applies(Transport::version_of(ex)) {
-                        diags.push(diag(&rules::SSE_NO_REQUESTS, "", format!("a JSON-RPC request (`{}`) on the SSE stream of a POST", crate::bounded::clip(m.get("method").and_then(Value::as_str).unwrap_or("?")))));
+                        diags.push(diag(&rules::SSE_NO_REQUESTS, "", format!("a JSON-RPC request (`{}`) on the SSE stream of a POST", crate::bounded::clip(m.get("method").and_then(Node::as_str).unwrap_or("?")))));
                     }
                 }
                 if let Some(v) = result_version {

@@ -2,7 +2,7 @@
 //! of its own (`at`: request, response, event, end) or on a message's wrapper (`part`). Keys the
 //! reader does not use are ignored (a bridge adds its own).
 
-use serde_json::{Map, Value};
+use mcp_spec_types::tree::{Node, Object};
 
 use super::{Headers, HttpLine, MsgAt, Part};
 use mcp_spec_types::validate::describe;
@@ -14,30 +14,33 @@ pub enum Http {
     Message(MsgAt),
 }
 
-fn uint(o: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
+fn uint(o: Object<'_>, key: &str) -> Result<Option<u64>, String> {
+    match o.get(key).filter(|v| !v.is_null()) {
+        None => Ok(None),
         Some(v) => v.as_u64().map(Some).ok_or_else(|| format!("`http.{key}` must be a non-negative integer, found {}", describe(v))),
     }
 }
 
-fn string(o: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(super::cut(s.clone()))),
+fn string(o: Object<'_>, key: &str) -> Result<Option<String>, String> {
+    match o.get(key).filter(|v| !v.is_null()) {
+        None => Ok(None),
+        Some(v) if v.is_string() => Ok(Some(super::cut(v.as_str().unwrap_or_default().to_string()))),
         Some(v) => Err(format!("`http.{key}` must be a string, found {}", describe(v))),
     }
 }
 
-fn headers(o: &Map<String, Value>) -> Result<Headers, String> {
+fn headers(o: Object<'_>) -> Result<Headers, String> {
     let mut h = Headers::default();
-    match o.get("headers") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(m)) => {
-            for (name, value) in m {
-                match value {
-                    Value::String(s) => h.add(name, s),
-                    v => return Err(format!("`http.headers.{}` must be a string, found {}", crate::bounded::clip(name), describe(v))),
+    match o.get("headers").filter(|v| !v.is_null()) {
+        None => {}
+        Some(m) if m.is_object() => {
+            // In the order a `Value` has them (sorted): the first bad one is the one reported.
+            let mut members: Vec<(&str, Node)> = m.as_object().into_iter().flat_map(|m| m.iter()).collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            for (name, value) in members {
+                match value.as_str() {
+                    Some(s) => h.add(name, s),
+                    None => return Err(format!("`http.headers.{}` must be a string, found {}", crate::bounded::clip(name), describe(value))),
                 }
             }
         }
@@ -48,18 +51,18 @@ fn headers(o: &Map<String, Value>) -> Result<Headers, String> {
 
 /// Reads an `http` object; `with_message` says whether its line carries a `msg`. `Err` says why
 /// it is not one (reported as `line.http`).
-pub fn read(v: &Value, with_message: bool) -> Result<Http, String> {
-    let Value::Object(o) = v else { return Err(format!("`http` must be an object, found {}", describe(v))) };
+pub fn read(v: Node<'_>, with_message: bool) -> Result<Http, String> {
+    let Some(o) = v.as_object() else { return Err(format!("`http` must be an object, found {}", describe(v))) };
     let x = uint(o, "x")?.ok_or("`http.x` (the exchange's number) is missing")?;
     if with_message {
-        let part = match o.get("part").and_then(Value::as_str) {
+        let part = match o.get("part").and_then(Node::as_str) {
             Some("request") => Part::Request,
             Some("response") => Part::Response,
             _ => return Err("`http.part` of a message must be \"request\" or \"response\"".into()),
         };
         return Ok(Http::Message(MsgAt { x, part, event: uint(o, "event")?, event_id: string(o, "eventId")? }));
     }
-    let line = match o.get("at").and_then(Value::as_str) {
+    let line = match o.get("at").and_then(Node::as_str) {
         Some("request") => HttpLine::Request { x, method: string(o, "method")?.unwrap_or_default(), path: string(o, "path")?.unwrap_or_default(), query: string(o, "query")?, headers: headers(o)? },
         Some("response") => {
             let status = uint(o, "status")?.filter(|s| (100..1000).contains(s)).ok_or("`http.status` must be an HTTP status (100 to 999)")?;
@@ -78,7 +81,7 @@ pub fn read(v: &Value, with_message: bool) -> Result<Http, String> {
             bytes: uint(o, "bytes")?,
             complete: match o.get("complete") {
                 None => true,
-                Some(Value::Bool(b)) => *b,
+                Some(v) if v.is_boolean() => v.as_bool() == Some(true),
                 Some(v) => return Err(format!("`http.complete` must be a boolean, found {}", describe(v))),
             },
             error: string(o, "error")?,
@@ -91,7 +94,11 @@ pub fn read(v: &Value, with_message: bool) -> Result<Http, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn read(v: &Value, with_message: bool) -> Result<Http, String> {
+        super::read(mcp_spec_types::tree::Doc::from_value(v).root(), with_message)
+    }
 
     #[test]
     fn lines_and_messages_are_read_and_unknown_keys_ignored() {

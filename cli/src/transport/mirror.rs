@@ -3,7 +3,7 @@
 //! The tools' marks are learnt from `tools/list` answers (bounded); a `tools/call` of a tool not
 //! listed in the recording has its `Mcp-Param-*` headers left unchecked.
 
-use serde_json::{Map, Value};
+use mcp_spec_types::tree::{Kind, Node, Object};
 
 use super::{diag, rules};
 use super::Headers;
@@ -44,10 +44,10 @@ impl Default for Tools {
 
 impl Tools {
     /// Learns the marks of a `tools/list` result's tools; returns what is wrong with them.
-    pub fn learn(&mut self, result: &Value, diags: &mut Vec<Diag>) {
-        let Some(tools) = result.get("tools").and_then(Value::as_array) else { return };
+    pub fn learn(&mut self, result: Node<'_>, diags: &mut Vec<Diag>) {
+        let Some(tools) = result.get("tools").and_then(Node::as_array) else { return };
         for (i, tool) in tools.iter().enumerate() {
-            let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
+            let Some(name) = tool.get("name").and_then(Node::as_str) else { continue };
             let Some(schema) = tool.get("inputSchema") else { continue };
             let pointer = format!("/result/tools/{i}/inputSchema");
             let marks = marks_of(schema, &pointer, diags);
@@ -61,7 +61,7 @@ impl Tools {
 }
 
 /// The valid marks of a schema; an invalid one is reported (and dropped: clients exclude the tool).
-fn marks_of(schema: &Value, pointer: &str, diags: &mut Vec<Diag>) -> Vec<Mark> {
+fn marks_of(schema: Node<'_>, pointer: &str, diags: &mut Vec<Diag>) -> Vec<Mark> {
     let mut found = Vec::new();
     let mut bad = Vec::new();
     walk(schema, &mut Vec::new(), true, pointer.to_string(), &mut found, &mut bad, 0);
@@ -97,43 +97,51 @@ fn marks_of(schema: &Value, pointer: &str, diags: &mut Vec<Diag>) -> Vec<Mark> {
 }
 
 /// Walks a schema: marks reached through `properties` alone are `found` (with their type), marks
-/// anywhere else are `bad`.
-fn walk(v: &Value, path: &mut Vec<String>, reachable: bool, at: String, found: &mut Vec<(String, Mark, Option<String>)>, bad: &mut Vec<(String, String)>, depth: usize) {
+/// anywhere else are `bad`. Members are walked in key order (as a `Value` holds them), so the
+/// findings come in the same order whatever order the text has.
+fn walk(v: Node<'_>, path: &mut Vec<String>, reachable: bool, at: String, found: &mut Vec<(String, Mark, Option<String>)>, bad: &mut Vec<(String, String)>, depth: usize) {
     if depth > DEPTH_MAX {
         return;
     }
-    match v {
-        Value::Object(o) => {
+    match v.kind() {
+        Kind::Object(o) => {
             if let Some(m) = o.get("x-mcp-header") {
                 let ptr = format!("{at}/x-mcp-header");
-                match (m, reachable && !path.is_empty()) {
-                    (Value::String(name), true) => found.push((ptr, Mark { name: name.clone(), path: path.clone() }, o.get("type").and_then(Value::as_str).map(str::to_string))),
-                    (Value::String(_), false) => bad.push((ptr, "`x-mcp-header` on a property not reachable from the schema root through `properties` alone".into())),
+                match (m.kind(), reachable && !path.is_empty()) {
+                    (Kind::String(name), true) => found.push((ptr, Mark { name: name.to_string(), path: path.clone() }, o.get("type").and_then(Node::as_str).map(str::to_string))),
+                    (Kind::String(_), false) => bad.push((ptr, "`x-mcp-header` on a property not reachable from the schema root through `properties` alone".into())),
                     (_, _) => bad.push((ptr, "`x-mcp-header` must be a string".into())),
                 }
             }
-            for (k, child) in o {
+            for (k, child) in sorted(o) {
                 let child_at = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
                 if k == "properties" {
-                    if let Value::Object(props) = child {
-                        for (p, schema) in props {
-                            path.push(p.clone());
+                    if let Some(props) = child.as_object() {
+                        for (p, schema) in sorted(props) {
+                            path.push(p.to_string());
                             walk(schema, path, reachable, format!("{child_at}/{}", p.replace('~', "~0").replace('/', "~1")), found, bad, depth + 1);
                             path.pop();
                         }
                     }
-                } else if k != "x-mcp-header" && matches!(child, Value::Object(_) | Value::Array(_)) {
+                } else if k != "x-mcp-header" && (child.is_object() || child.is_array()) {
                     walk(child, path, false, child_at, found, bad, depth + 1);
                 }
             }
         }
-        Value::Array(a) => {
+        Kind::Array(a) => {
             for (i, child) in a.iter().enumerate() {
                 walk(child, path, false, format!("{at}/{i}"), found, bad, depth + 1);
             }
         }
         _ => {}
     }
+}
+
+/// An object's members in key order.
+fn sorted(o: Object<'_>) -> Vec<(&str, Node<'_>)> {
+    let mut members: Vec<(&str, Node)> = o.iter().collect();
+    members.sort_by(|a, b| a.0.cmp(b.0));
+    members
 }
 
 fn is_tchar(b: u8) -> bool {
@@ -167,25 +175,25 @@ fn compare(header: &str, shown_name: &str, body: &str) -> Option<String> {
 }
 
 /// The body value a mark mirrors, as the header text it becomes (`None`: absent, the header is omitted).
-fn mirrored(arguments: Option<&Map<String, Value>>, path: &[String]) -> Option<Result<String, ()>> {
+fn mirrored(arguments: Option<Object<'_>>, path: &[String]) -> Option<Result<String, ()>> {
     let (last, parents) = path.split_last()?;
     let mut obj = arguments?;
     for key in parents {
         obj = obj.get(key)?.as_object()?;
     }
-    Some(match obj.get(last)? {
-        Value::String(s) => Ok(s.clone()),
-        Value::Bool(b) => Ok(b.to_string()),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
-        Value::Null => return None,
+    Some(match obj.get(last)?.kind() {
+        Kind::String(s) => Ok(s.to_string()),
+        Kind::Bool(b) => Ok(b.to_string()),
+        Kind::Number(n) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
+        Kind::Null => return None,
         _ => Err(()),
     })
 }
 
 /// The rules on one request of a POST: each finding with its pointer into the message.
-pub fn check_request(m: &Value, headers: &Headers, tools: &Tools) -> Vec<Diag> {
+pub fn check_request(m: Node<'_>, headers: &Headers, tools: &Tools) -> Vec<Diag> {
     let mut out = Vec::new();
-    let Some(method) = m.get("method").and_then(Value::as_str) else { return out };
+    let Some(method) = m.get("method").and_then(Node::as_str) else { return out };
     match headers.mcp_method.as_deref() {
         None => out.push(diag(&rules::MCP_METHOD_HEADER, "/method", format!("the POST of `{}` has no `Mcp-Method` header", clip(method)))),
         Some(h) if h != method => out.push(diag(&rules::MCP_METHOD_HEADER, "/method", format!("`Mcp-Method` is `{}`, the body's method is `{}`", clip(h), clip(method)))),
@@ -199,7 +207,7 @@ pub fn check_request(m: &Value, headers: &Headers, tools: &Tools) -> Vec<Diag> {
         "tasks/get" | "tasks/update" | "tasks/cancel" => ("taskId", "/params/taskId"),
         _ => return out,
     };
-    if let Some(body) = params.and_then(|p| p.get(key)).and_then(Value::as_str) {
+    if let Some(body) = params.and_then(|p| p.get(key)).and_then(Node::as_str) {
         match headers.mcp_name.as_deref() {
             None => out.push(diag(&rules::MCP_NAME_HEADER, pointer, format!("the POST of `{method}` has no `Mcp-Name` header"))),
             Some(h) => {
@@ -212,8 +220,8 @@ pub fn check_request(m: &Value, headers: &Headers, tools: &Tools) -> Vec<Diag> {
     if method != "tools/call" {
         return out;
     }
-    let Some(marks) = params.and_then(|p| p.get("name")).and_then(Value::as_str).and_then(|n| tools.of(n)) else { return out };
-    let arguments = params.and_then(|p| p.get("arguments")).and_then(Value::as_object);
+    let Some(marks) = params.and_then(|p| p.get("name")).and_then(Node::as_str).and_then(|n| tools.of(n)) else { return out };
+    let arguments = params.and_then(|p| p.get("arguments")).and_then(Node::as_object);
     for mark in marks {
         let header = headers.mcp_params.iter().find(|(n, _)| n.eq_ignore_ascii_case(&mark.name)).map(|(_, v)| v.as_str());
         let shown = format!("Mcp-Param-{}", mark.name);
@@ -235,7 +243,21 @@ pub fn check_request(m: &Value, headers: &Headers, tools: &Tools) -> Vec<Diag> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use mcp_spec_types::tree::Doc;
+    use serde_json::{json, Value};
+
+    // The tests write their JSON as `Value`s; each is read through its tree.
+    fn learn(t: &mut Tools, v: &Value, diags: &mut Vec<Diag>) {
+        t.learn(Doc::from_value(v).root(), diags)
+    }
+
+    fn check_request(m: &Value, headers: &Headers, tools: &Tools) -> Vec<Diag> {
+        super::check_request(Doc::from_value(m).root(), headers, tools)
+    }
+
+    fn marks_of(schema: &Value, pointer: &str, diags: &mut Vec<Diag>) -> Vec<Mark> {
+        super::marks_of(Doc::from_value(schema).root(), pointer, diags)
+    }
 
     fn headers(method: Option<&str>, name: Option<&str>, params: &[(&str, &str)]) -> Headers {
         let mut h = Headers::default();
@@ -260,11 +282,11 @@ mod tests {
         let tool = |name: String| json!({"name": name, "inputSchema": {"type": "object", "properties": {"r": {"type": "string", "x-mcp-header": "R"}}}});
         let mut t = Tools::default();
         let many: Vec<Value> = (0..TOOLS_MAX + 10).map(|i| tool(format!("t{i}"))).collect();
-        t.learn(&json!({ "tools": many }), &mut Vec::new());
+        learn(&mut t, &json!({ "tools": many }), &mut Vec::new());
         assert!(t.of("t0").is_none() && t.of(&format!("t{}", TOOLS_MAX + 9)).is_some());
         // Long names count against the table's bytes: the oldest go before the count is reached.
         let long = |i: usize| format!("{i}{}", "x".repeat(1 << 20));
-        t.learn(&json!({ "tools": (0..20).map(|i| tool(long(i))).collect::<Vec<_>>() }), &mut Vec::new());
+        learn(&mut t, &json!({ "tools": (0..20).map(|i| tool(long(i))).collect::<Vec<_>>() }), &mut Vec::new());
         assert!(t.marks.bytes() <= crate::bounded::TABLE_BYTES, "{}", t.marks.bytes());
         assert!(t.of(&long(0)).is_none() && t.of(&long(19)).is_some());
     }
@@ -313,7 +335,7 @@ mod tests {
     fn param_headers_follow_the_listed_marks() {
         let mut tools = Tools::default();
         let mut d = Vec::new();
-        tools.learn(&json!({"tools": [{"name": "sql", "inputSchema": {"type": "object", "properties": {
+        learn(&mut tools, &json!({"tools": [{"name": "sql", "inputSchema": {"type": "object", "properties": {
             "region": {"type": "string", "x-mcp-header": "Region"}, "n": {"type": "integer", "x-mcp-header": "N"}, "query": {"type": "string"}}}}]}), &mut d);
         assert!(d.is_empty());
         let call = |args: Value| json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "sql", "arguments": args}});

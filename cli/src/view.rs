@@ -1,0 +1,123 @@
+//! Small `serde_json::Value`s made from the parts of a line's tree (`mcp_spec_types::tree`) that a
+//! reader taking a `Value` looks at: the crate's envelope rules and version tracker, the engine's
+//! observer. Each keeps only the keys its reader reads, so what it costs is bounded by those parts,
+//! never by the message's params or result.
+
+use mcp_spec_types::tree::{Kind, Node, Object};
+use serde_json::{Map, Value};
+
+/// A value that a `Value` reader may compare, read as a scalar or describe: scalars as they are
+/// (a string costs its bytes once); an object as `{}` and an array as that many `null`s, which
+/// `validate::describe` words the same ("an object", "an array of N") without copying their
+/// contents. An array costs 32 bytes per element here, far under a tree of its elements.
+pub fn stand_in(n: Node<'_>) -> Value {
+    match n.kind() {
+        Kind::Object(_) => Value::Object(Map::new()),
+        Kind::Array(a) => Value::Array(vec![Value::Null; a.len()]),
+        _ => n.to_value(),
+    }
+}
+
+/// `o` with only `keys` (those present), each through [`stand_in`].
+pub fn only(o: Object<'_>, keys: &[&str]) -> Map<String, Value> {
+    keys.iter().filter_map(|k| Some((k.to_string(), stand_in(o.get(k)?)))).collect()
+}
+
+/// What the JSON-RPC envelope rules (`validate::jsonrpc::envelope`) read of a message: `jsonrpc`,
+/// `id`, `method`, whether `result` is there, and `error`'s `code` and `message`.
+pub fn envelope(o: Object<'_>) -> Value {
+    let mut m = only(o, &["jsonrpc", "id", "method"]);
+    if o.contains_key("result") {
+        m.insert("result".into(), Value::Null);
+    }
+    if let Some(e) = o.get("error") {
+        let e = match e.as_object() {
+            Some(eo) => Value::Object(only(eo, &["code", "message"])),
+            None => stand_in(e),
+        };
+        m.insert("error".into(), e);
+    }
+    Value::Object(m)
+}
+
+/// What the crate's `negotiate::VersionTracker` reads of a message: `method`, `id`, whether
+/// `result` or `error` is there, and `protocolVersion` and the `_meta` version key of `params`
+/// and `result`.
+pub fn versions(o: Object<'_>, meta_key: &str) -> Value {
+    let mut m = only(o, &["method", "id"]);
+    for holder in ["params", "result"] {
+        let Some(h) = o.get(holder) else { continue };
+        let kept = match h.as_object() {
+            Some(ho) => {
+                let mut kept = only(ho, &["protocolVersion"]);
+                if let Some(meta) = ho.get("_meta") {
+                    let meta = meta.as_object().map_or_else(|| stand_in(meta), |mo| Value::Object(only(mo, &[meta_key])));
+                    kept.insert("_meta".into(), meta);
+                }
+                Value::Object(kept)
+            }
+            None => stand_in(h),
+        };
+        m.insert(holder.into(), kept);
+    }
+    if o.contains_key("error") {
+        m.insert("error".into(), Value::Null);
+    }
+    Value::Object(m)
+}
+
+/// What the engine's `observe::Observer` reads of a message: `method`, `id`, the progress and
+/// cancellation keys of `params` (`_meta.progressToken`, `progressToken`, `progress`,
+/// `requestId`), `result.protocolVersion`, and whether `error` is there.
+pub fn observed(o: Object<'_>) -> Map<String, Value> {
+    let mut m = only(o, &["method", "id"]);
+    if let Some(p) = o.get("params") {
+        let kept = match p.as_object() {
+            Some(po) => {
+                let mut kept = only(po, &["progressToken", "progress", "requestId"]);
+                if let Some(meta) = po.get("_meta") {
+                    let meta = meta.as_object().map_or_else(|| stand_in(meta), |mo| Value::Object(only(mo, &["progressToken"])));
+                    kept.insert("_meta".into(), meta);
+                }
+                Value::Object(kept)
+            }
+            None => stand_in(p),
+        };
+        m.insert("params".into(), kept);
+    }
+    if let Some(r) = o.get("result") {
+        let kept = r.as_object().map_or_else(|| stand_in(r), |ro| Value::Object(only(ro, &["protocolVersion"])));
+        m.insert("result".into(), kept);
+    }
+    if o.contains_key("error") {
+        m.insert("error".into(), Value::Null);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_spec_types::tree::Doc;
+    use mcp_spec_types::validate::describe;
+
+    #[test]
+    fn stand_ins_are_described_as_the_values() {
+        let doc = Doc::parse(r#"[{"a":[1,2]},[1,{"b":2},3],"x",-0,1.5,null,true]"#).unwrap();
+        let mut n = 0;
+        for item in doc.root().as_array().unwrap() {
+            assert_eq!(describe(&stand_in(item)), describe(&item.to_value()), "{item}");
+            n += 1;
+        }
+        println!("{n} passed, 0 failed");
+    }
+
+    #[test]
+    fn views_keep_only_what_their_reader_reads() {
+        let doc = Doc::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"big":[1,2,3]},"_meta":{"progressToken":7,"x":1}}}"#).unwrap();
+        let o = doc.root().as_object().unwrap();
+        assert_eq!(envelope(o), serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}));
+        assert_eq!(Value::Object(observed(o)), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {"progressToken": 7}}}));
+        assert_eq!(versions(o, "k"), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {}}}));
+    }
+}
