@@ -222,6 +222,36 @@ fn the_recording_rechecks_like_the_live_session() {
 }
 
 #[test]
+fn a_repeated_key_gives_the_same_findings_live_and_in_check() {
+    // Both read each line into the same tree, where a repeated key is seen once with its last
+    // value (as `Value` reads it). Before, the live checker and `check` could disagree on such lines.
+    let input = concat!(
+        // The last `params` lacks `name`: `required` at /msg/params (the first one would pass).
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"},"params":{"arguments":{}}}"#,
+        "\n",
+        // The last `method` is `ping`: no unknown method.
+        r#"{"jsonrpc":"2.0","id":2,"method":"no/such","method":"ping"}"#,
+        "\n",
+        // A repeated key inside `_meta`, the last one a bad progress token.
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"progressToken":1,"progressToken":{}}}}"#,
+        "\n",
+    );
+    let record = TempFile::new("repeated.jsonl", b"");
+    let findings = TempFile::new("repeated-findings.jsonl", b"");
+    let out = proxy(&["--record", record.path(), "--findings", findings.path(), "--json", "--protocol=2025-11-25", "--", "cat"], input.as_bytes(), false);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let live = violations(&std::fs::read_to_string(findings.path()).unwrap());
+    let recorded = std::fs::read_to_string(record.path()).unwrap();
+    let line_of = |needle: &str, dir: &str| 1 + recorded.lines().position(|l| l.contains(needle) && l.contains(dir)).unwrap() as u64;
+    let (call, ping) = (line_of(r#""id":1"#, "c2s"), line_of(r#""id":2"#, "c2s"));
+    assert!(live.contains(&(call, "/msg/params".into(), "required".into())), "{live:?}");
+    assert!(!live.iter().any(|(l, ..)| *l == ping), "{live:?}");
+    let again = common::run(&["check", "--json", "--protocol=2025-11-25", record.path()], None);
+    assert_eq!(violations(&again.stdout), live);
+    println!("{} findings, the same live and in check", live.len());
+}
+
+#[test]
 fn the_summary_and_end_of_session_findings_match_check() {
     // `--summary` and what only the end of a session shows (unanswered requests) come out of the
     // live proxy exactly as `check --summary` prints them for the recording.
