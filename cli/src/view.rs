@@ -95,6 +95,43 @@ pub fn observed(o: Object<'_>) -> Map<String, Value> {
     m
 }
 
+/// A value's compact JSON text with every object's keys sorted: the text its `Value` writes,
+/// whatever order the line has the keys in (for digests that must not depend on it).
+pub fn sorted_text(n: Node<'_>) -> String {
+    fn write(n: Node<'_>, out: &mut String) {
+        match n.kind() {
+            Kind::Object(o) => {
+                let mut members: Vec<(&str, Node)> = o.iter().collect();
+                members.sort_by(|a, b| a.0.cmp(b.0));
+                out.push('{');
+                for (i, (k, v)) in members.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(k.to_string()).to_string());
+                    out.push(':');
+                    write(v, out);
+                }
+                out.push('}');
+            }
+            Kind::Array(a) => {
+                out.push('[');
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(v, out);
+                }
+                out.push(']');
+            }
+            _ => out.push_str(&n.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(n, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +147,13 @@ mod tests {
             n += 1;
         }
         println!("{n} passed, 0 failed");
+    }
+
+    #[test]
+    fn sorted_text_is_what_a_value_writes() {
+        let text = r#"{"b":[{"z":1,"a":"\u00e9\n"}],"a":{"y":null,"x":-0,"w":1e2}}"#;
+        let doc = Doc::parse(text).unwrap();
+        assert_eq!(sorted_text(doc.root()), serde_json::from_str::<Value>(text).unwrap().to_string());
     }
 
     #[test]

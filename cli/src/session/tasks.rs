@@ -128,7 +128,10 @@ impl State {
                 };
                 // Past the cap, new keys were not remembered: an unknown one may be one of them.
                 let keys_full = task.keys.len() >= INPUT_KEYS_CAP;
-                for key in responses.keys() {
+                // In key order, as a `Value` holds them.
+                let mut keys: Vec<&str> = responses.keys().collect();
+                keys.sort_unstable();
+                for key in keys {
                     let k = Text::of(key);
                     let problem = match task.keys.iter_mut().find(|(known, ..)| *known == k) {
                         None if keys_full => None,
@@ -276,8 +279,10 @@ impl State {
         task.status = clip(status).into();
         task.unlimited = v.get("ttlMs").is_some_and(Node::is_null);
         if let Some(requests) = v.get("inputRequests").and_then(Node::as_object) {
+            let mut requests: Vec<(&str, Node)> = requests.iter().collect();
+            requests.sort_by(|a, b| a.0.cmp(b.0));
             for (k, request) in requests {
-                let (key, digest) = (Text::of(k), Text::of(&request.to_string()));
+                let (key, digest) = (Text::of(k), Text::of(&crate::view::sorted_text(request)));
                 match task.keys.iter().find(|(known, ..)| *known == key) {
                     Some((_, seen, _)) if *seen != digest => {
                         let text = format!("input key `{}` of task `{}` now names a different request than before: a key is never reused", clip(k), clip(id));

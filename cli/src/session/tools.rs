@@ -198,7 +198,9 @@ fn cached_compile(schema: Node<'_>, pointer: &str, schemas: &mut SchemaCache, si
     if !schema.is_object() {
         return None;
     }
-    let text = schema.to_string();
+    // Keyed by the text a `Value` of it writes (keys sorted): the same schema listed with its keys
+    // in another order is the same entry.
+    let text = crate::view::sorted_text(schema);
     let key = Text::of(&text);
     if let Some(v) = schemas.0.get(&key) {
         return Some(v.clone());
