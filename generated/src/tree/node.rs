@@ -454,6 +454,11 @@ pub struct Object<'v> {
 }
 
 impl<'v> Object<'v> {
+    /// Whether the text of this object has a key more than once (the tree shows each once, with its last value).
+    pub fn has_repeated_key(self) -> bool {
+        self.repeated()
+    }
+
     fn repeated(self) -> bool {
         Tag::from_bits(self.doc.tape[self.at as usize]) == Tag::ObjectRepeated
     }
