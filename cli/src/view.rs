@@ -1,6 +1,5 @@
 //! Small `serde_json::Value`s made from the parts of a line's tree (`mcp_spec_types::tree`) that a
-//! reader taking a `Value` looks at: the crate's envelope rules and version tracker, the engine's
-//! observer. Each keeps only the keys its reader reads, so what it costs is bounded by those parts,
+//! reader taking a `Value` looks at: the crate's version tracker, the engine's observer. Each keeps only the keys its reader reads, so what it costs is bounded by those parts,
 //! never by the message's params or result.
 
 use mcp_spec_types::tree::{Kind, Node, Object};
@@ -21,23 +20,6 @@ pub fn stand_in(n: Node<'_>) -> Value {
 /// `o` with only `keys` (those present), each through [`stand_in`].
 pub fn only(o: Object<'_>, keys: &[&str]) -> Map<String, Value> {
     keys.iter().filter_map(|k| Some((k.to_string(), stand_in(o.get(k)?)))).collect()
-}
-
-/// What the JSON-RPC envelope rules (`validate::jsonrpc::envelope`) read of a message: `jsonrpc`,
-/// `id`, `method`, whether `result` is there, and `error`'s `code` and `message`.
-pub fn envelope(o: Object<'_>) -> Value {
-    let mut m = only(o, &["jsonrpc", "id", "method"]);
-    if o.contains_key("result") {
-        m.insert("result".into(), Value::Null);
-    }
-    if let Some(e) = o.get("error") {
-        let e = match e.as_object() {
-            Some(eo) => Value::Object(only(eo, &["code", "message"])),
-            None => stand_in(e),
-        };
-        m.insert("error".into(), e);
-    }
-    Value::Object(m)
 }
 
 /// What the crate's `negotiate::VersionTracker` reads of a message: `method`, `id`, whether
@@ -160,7 +142,6 @@ mod tests {
     fn views_keep_only_what_their_reader_reads() {
         let doc = Doc::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"big":[1,2,3]},"_meta":{"progressToken":7,"x":1}}}"#).unwrap();
         let o = doc.root().as_object().unwrap();
-        assert_eq!(envelope(o), serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}));
         assert_eq!(Value::Object(observed(o)), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {"progressToken": 7}}}));
         assert_eq!(versions(o, "k"), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {}}}));
     }

@@ -347,9 +347,12 @@ fn json_files_have_the_line_limit() {
 
 #[test]
 fn a_line_of_many_small_objects_is_checked_and_the_next_line_too() {
-    // A `tools/call` whose arguments are 1M `{"k":1}` objects (8 MB): once refused as too costly
-    // (a `Value` takes ~90 times such a text), now read into the compact tree and checked.
-    let big = common::small_objects_call(1, 8 << 20);
+    // A `tools/call` whose arguments are 3M `{"k":1}` objects (24 MiB): once refused as too costly
+    // (a `Value` of it takes ~2.6 GB, 4.25 GB peak before the budget), now read into the compact
+    // tree and checked by the validators (the typed reading, which would build that `Value` inside
+    // `arguments`, is skipped on such a line: typed.rs).
+    let big = common::small_objects_call(1, 24 << 20);
+    let len = big.len() as u64;
     let doc = mcp_spec_types::tree::Doc::parse_slice(&big).unwrap();
     println!("the line: {} bytes, its tree: {} bytes besides the text", big.len(), doc.tree_bytes());
     assert!(doc.tree_bytes() <= 3 * big.len(), "{} > 3 x {}", doc.tree_bytes(), big.len());
@@ -362,7 +365,7 @@ fn a_line_of_many_small_objects_is_checked_and_the_next_line_too() {
         v
     };
     let (code, stdout, stderr, peak) = common::run_measured(&["check", "--json", "--protocol=2025-11-25", "-"], with_task(big));
-    println!("check, an 8 MB line of 1M small objects: peak RSS {} MiB", peak >> 20);
+    println!("check, a 24 MiB line of 3M small objects: peak RSS {} MiB, {:.1} times the line", peak >> 20, peak as f64 / len as f64);
     assert_eq!(code, 1, "{stderr}");
     let found = common::parse_json_output(&stdout).found;
     let (_, small) = check_json(&["--protocol=2025-11-25", "-"], Some(&with_task(common::small_objects_call(1, 1))));
@@ -370,6 +373,14 @@ fn a_line_of_many_small_objects_is_checked_and_the_next_line_too() {
     assert!(found.iter().any(|f| f.line == 1 && f.pointer == "/params/task"), "{found:?}");
     assert!(found.iter().any(|f| f.line == 2 && f.pointer == "/params"), "{found:?}");
     assert!(!stdout.contains("line.too-costly"), "{stdout}");
+    // The line (read into a buffer grown by doubling) and its tree (grown by doubling as it is
+    // parsed), not a `Value`.
+    assert!(peak < 8 * len + (64 << 20), "peak RSS {peak}");
+    // Without the validators (or with --roundtrip) the skipped typed reading is said.
+    let (code, stdout, ..) = common::run_measured(&["check", "--json", "--no-validate", "--protocol=2025-11-25", "-"], common::small_objects_call(1, 24 << 20));
+    assert_eq!(code, 1);
+    assert_eq!(common::parse_json_output(&stdout).found, vec![err(1, "", "line.too-costly")]);
+    assert!(stdout.contains("the typed reading skipped"), "{stdout}");
 }
 
 #[test]

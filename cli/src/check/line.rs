@@ -113,15 +113,18 @@ impl Checker {
     /// travelled `dir`), without building that line.
     pub fn check_wrapped(&mut self, dir: Direction, msg: Node<'_>, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.guarded(&mut out, |c, out| c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "/msg", out));
+        self.guarded(msg.doc().text(), &mut out, |c, out| c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "/msg", out));
         out
     }
 
     pub(super) fn check_node_guarded(&mut self, value: Node<'_>, out: &mut Outcome) {
-        self.guarded(out, |c, out| c.check_node_inner(value, out));
+        self.guarded(value.doc().text(), out, |c, out| c.check_node_inner(value, out));
     }
 
-    fn guarded(&mut self, out: &mut Outcome, f: impl FnOnce(&mut Checker, &mut Outcome)) {
+    /// Runs `f` on a line whose text is `text`, which is weighed first: one whose `Value` tree would
+    /// pass its budget is not read typed (typed.rs).
+    fn guarded(&mut self, text: &str, out: &mut Outcome, f: impl FnOnce(&mut Checker, &mut Outcome)) {
+        self.too_costly = crate::cost::check(text.as_bytes()).err();
         // A panic is a bug in the checker or the generated crate, never a verdict on the input:
         // report it on its line and go on with the next.
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, out)));

@@ -45,10 +45,8 @@ impl Checker {
             return None;
         };
         if self.validate {
-            // The envelope rules read a `Value`: given only the keys they read (view.rs).
-            let view = crate::view::envelope(o);
             let mut cx = Cx::new(self.options);
-            jsonrpc::envelope(&view, &mut cx);
+            jsonrpc::envelope(value, &mut cx);
             // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
             // only where the version's types declare it, so the envelope is the one place for it.
             push_report(prefix, cx.finish(), out);

@@ -87,6 +87,10 @@ pub struct Checker {
     /// The findings (rule, pointer) on the last line the bridge received, with its direction:
     /// the same findings on what it passed on are not reported again (line.rs).
     relayed: Option<(String, Vec<(&'static str, String)>)>,
+    /// The line being checked would pass its budget as a `Value` tree ([`crate::cost`]): its typed
+    /// reading, which builds a `Value` for every part the schema types as any JSON (`arguments`,
+    /// `_meta`, `structuredContent`, ...), is skipped (typed.rs).
+    too_costly: Option<crate::cost::TooCostly>,
 }
 
 /// A bridge recording's leg: its lines are one stream, the other leg's another.
@@ -153,6 +157,7 @@ impl Checker {
             leg: None,
             parked: None,
             relayed: None,
+            too_costly: None,
             apps: args.extensions.iter().find_map(|&i| {
                 let e = &EXTENSIONS[i];
                 let base = version_index(e.channel_base?)?;

@@ -3,7 +3,6 @@
 use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::{describe, Cx, Options};
-use serde_json::{Map, Value};
 
 use super::{error, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
 use crate::bounded::shown_node;
@@ -115,11 +114,9 @@ impl Checker {
                     // element has the URI that was asked for, now that the request is known.
                     if let (true, Some(uri)) = (self.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
                         let field = if rt == METADATA_RESULT { "metadata" } else { "contents" };
-                        if let Some(view) = requested_uri_view(result, field, uri) {
-                            let mut cx = Cx::new(self.options);
-                            mcp_spec_types::validate::resources::check_requested_uri(&view, field, uri, &mut cx);
-                            push_report(&result_prefix, cx.finish(), out);
-                        }
+                        let mut cx = Cx::new(self.options);
+                        mcp_spec_types::validate::resources::check_requested_uri(result, field, uri, &mut cx);
+                        push_report(&result_prefix, cx.finish(), out);
                     }
                     return;
                 }
@@ -221,24 +218,4 @@ impl Checker {
             }
         }
     }
-}
-
-/// What the same-URI rule against the requested URI (`resources::check_requested_uri`, which
-/// reads a `Value`) needs of a result: `None` when it finds nothing (the first element's URI is
-/// the requested one, or there is none), else `field` with the elements that share the first
-/// element's URI (each one a finding) and `null` in place of the others.
-fn requested_uri_view(result: Node<'_>, field: &str, uri: &str) -> Option<Value> {
-    let items = result.get(field)?.as_array()?;
-    fn uri_of(item: Node<'_>) -> Option<&str> {
-        item.get("uri").and_then(Node::as_str)
-    }
-    let first = uri_of(items.iter().next()?)?;
-    if first == uri {
-        return None;
-    }
-    let kept = items.iter().map(|item| match uri_of(item) {
-        Some(u) if u == first => Value::Object(Map::from_iter([("uri".to_string(), Value::String(u.to_string()))])),
-        _ => Value::Null,
-    });
-    Some(Value::Object(Map::from_iter([(field.to_string(), Value::Array(kept.collect()))])))
 }

@@ -24,12 +24,29 @@ impl Checker {
             out.diags.push(error(prefix, "internal", format!("{} has no type `{ty}`", module.label)));
             return;
         };
+        let mut unreadable = false;
         if self.validate {
             // Only what can still be kept is collected; the rest is counted.
             let budget = self.max_findings.saturating_sub(out.diags.len());
             let options = Options { max_violations: budget, ..self.options };
-            push_report(prefix, (entry.validate_node)(value, &options), out);
+            let report = (entry.validate_node)(value, &options);
+            unreadable = report.errors().any(|v| UNREADABLE.contains(&v.rule));
+            push_report(prefix, report, out);
             crate::compat_icons::check(module, ty, value, &options, prefix, out);
+        }
+        if let Some(e) = &self.too_costly {
+            // The typed reader builds a `Value` of every part typed as any JSON: on such a line it
+            // could take ~90 times the line. The validators found what it would refuse: its
+            // `deserialize` finding is given from theirs. Without them, or with --roundtrip, the
+            // line says what was not done.
+            if !self.validate || self.roundtrip {
+                let what = if self.roundtrip { "the typed reading and the round trip" } else { "the typed reading" };
+                out.diags.push(error(prefix, "line.too-costly", format!("{e}; {what} skipped")));
+            } else if unreadable {
+                let msg = format!("not a valid {ty} of {}: the validators' findings say why (not read typed: {e})", module.label);
+                out.diags.push(error(prefix, "deserialize", msg));
+            }
+            return;
         }
         // Writing back costs as much as reading; only --roundtrip needs it.
         let read = if self.roundtrip {
@@ -70,6 +87,11 @@ impl Checker {
         Diag { pointer: pointer.to_string(), rule, severity, message }
     }
 }
+
+/// The validation rules whose error means the typed reader refuses the value too (the crate's
+/// `validate::UNREADABLE`, which its `Report` does not carry): a wrong kind, a missing key, a wrong
+/// literal, a union none of whose members fits.
+const UNREADABLE: [&str; 4] = ["type", "required", "literal", "no-variant"];
 
 /// The first place where two values differ, as a JSON pointer and a description; an object's
 /// keys are compared in sorted order (as two `Value`s would be). Trees come from a parser that
