@@ -77,16 +77,25 @@ fn kept_params(params: Node<'_>) -> Value {
     for k in KEPT_PARAMS {
         if let Some(v) = params.get(k) {
             // Only the presence of `task` and `cursor` matters: a long cursor is not kept.
-            kept.insert(k.to_string(), if k == "task" || k == "cursor" { Value::Bool(true) } else { v.to_value() });
+            kept.insert(k.to_string(), if k == "task" || k == "cursor" { Value::Bool(true) } else { kept_value(v) });
         }
     }
     if let Some(meta) = params.get("_meta").and_then(Node::as_object) {
-        let meta: Map<String, Value> = KEPT_META.iter().filter_map(|k| Some((k.to_string(), meta.get(k)?.to_value()))).collect();
+        let meta: Map<String, Value> = KEPT_META.iter().filter_map(|k| Some((k.to_string(), kept_value(meta.get(k)?)))).collect();
         if !meta.is_empty() {
             kept.insert("_meta".to_string(), Value::Object(meta));
         }
     }
     Value::Object(kept)
+}
+
+/// A kept value as a `Value`: a container is weighed first ([`crate::cost`]), and one past its
+/// budget is kept as `null` (no rule reads a container there but the per-request capabilities).
+fn kept_value(v: Node<'_>) -> Value {
+    if (v.is_object() || v.is_array()) && crate::cost::check(v.to_string().as_bytes()).is_err() {
+        return Value::Null;
+    }
+    v.to_value()
 }
 
 impl Weigh for SentRequest {
