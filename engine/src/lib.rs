@@ -214,14 +214,6 @@ pub enum Id {
 }
 
 impl Id {
-    fn from_value(v: Value) -> Option<Id> {
-        match v {
-            Value::Number(n) => n.as_i64().map(Id::Number),
-            Value::String(s) => Some(Id::String(s)),
-            _ => None,
-        }
-    }
-
     /// The id as JSON.
     pub fn to_value(&self) -> Value {
         match self {
