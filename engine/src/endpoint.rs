@@ -333,7 +333,7 @@ impl Endpoint {
                 let weight = weight(method, message.params);
                 // Only a request the table takes has its token and params made `Value`s.
                 let entry = InFlight { cancellable: method != "initialize", token: None, last_progress: None, cancelled: false, weight, batch: None };
-                let message = match self.in_flight.try_insert(id.clone(), entry) {
+                let why = match self.in_flight.try_insert(id.clone(), entry) {
                     Err(Full::Count) => format!("too many requests in flight (at most {})", self.config.max_in_flight),
                     Err(Full::Bytes) => format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes),
                     Ok(_) => {
@@ -347,7 +347,7 @@ impl Endpoint {
                         return self.events.push_back(Event::Request(Request { id, method: method.to_owned(), params }));
                     }
                 };
-                self.reply(Some(&id), wire::error(Some(&id), false, &RpcError { code: mcp_spec_types::rpc::INTERNAL_ERROR, message, data: None }));
+                self.reply(Some(&id), wire::error(Some(&id), false, &RpcError { code: mcp_spec_types::rpc::INTERNAL_ERROR, message: why, data: None }));
             }
         }
     }
