@@ -165,9 +165,11 @@ pub(crate) fn classify(node: Node<'_>) -> Result<Incoming<'_>, Unreadable> {
     })
 }
 
-/// What a `Value` of this JSON would be; for the parts handed to the application.
+/// What a `Value` of this JSON would be; for the parts handed to the application. Read through
+/// the tree's `Deserializer` (measured faster than `Node::to_value` on the engine's messages).
 pub(crate) fn value(node: Node<'_>) -> Value {
-    node.to_value()
+    // A `Value` takes any JSON; the fallback is never taken.
+    Value::deserialize(node).unwrap_or_else(|_| node.to_value())
 }
 
 fn envelope() -> Map<String, Value> {
