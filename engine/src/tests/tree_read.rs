@@ -169,3 +169,35 @@ fn mangled_lines_are_classified_as_their_value_is() {
     println!("{passed} passed, {failed} failed");
     assert_eq!(failed, 0);
 }
+
+/// Validation reads the request as it came; keys the envelope does not name change nothing: the
+/// same answer, in every version built, as for the envelope and `params` alone (the message the
+/// engine built to validate before it read the tree).
+#[test]
+fn keys_outside_the_envelope_do_not_change_validation() {
+    let params = [json!({"name": "t"}), json!({"arguments": {"a": 1}}), json!({"name": 7, "_meta": {"progressToken": 1.5}})];
+    let extras = [json!({"x": 1}), json!({"result": {}}), json!({"error": {"code": 1, "message": "m"}}), json!({"_meta": {"a": 1}}), json!({"result": 1, "error": null})];
+    let (mut passed, mut failed, mut refused) = (0, 0, 0);
+    for version in crate::check::BUILT {
+        for p in &params {
+            let alone = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": p});
+            let expected = crate::check::request(version, "tools/call", mcp_spec_types::tree::Doc::from_value(&alone).root());
+            refused += usize::from(expected.is_some());
+            for extra in &extras {
+                let mut line = alone.clone();
+                for (k, v) in extra.as_object().unwrap() {
+                    line[k] = v.clone();
+                }
+                let got = crate::check::request(version, "tools/call", mcp_spec_types::tree::Doc::from_value(&line).root());
+                if got == expected {
+                    passed += 1;
+                } else {
+                    failed += 1;
+                    eprintln!("{version}: {line}: {got:?}, expected {expected:?}");
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed ({refused} of the messages alone refused)");
+    assert_eq!(failed, 0);
+}
