@@ -117,12 +117,15 @@ fn session(config: Config) -> Server {
     s
 }
 
+/// An engine that reads a line and gives its first event.
+type Handler = Box<dyn FnMut(&[u8]) -> Option<Event>>;
+
 /// Each line the engine decides about alone costs at most [`BOUND`] times its length, where a
 /// `Value` of it would cost far more (printed beside it).
 #[test]
 fn a_line_of_many_small_objects_costs_a_small_multiple_of_its_size() {
     let items = objects(OBJECTS);
-    let cases: Vec<(&str, Box<dyn FnMut(&[u8]) -> Option<Event>>, String)> = vec![
+    let cases: Vec<(&str, Handler, String)> = vec![
         (
             "client: an answer to no request",
             {
