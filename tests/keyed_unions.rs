@@ -426,7 +426,7 @@ fn edit(root: &Value, at: &[PathStep], with: Option<Value>) -> Value {
 fn picks_as_read<U: DeserializeOwned + mcp_spec_types::validate::KeyedCheck>(v: &Value) -> Result<(), String> {
     let Ok(read) = serde_json::from_value::<U>(v.clone()) else { return Ok(()) };
     let want = read.member_of();
-    match mcp_spec_types::validate::picked::<U>(v) {
+    match mcp_spec_types::validate::picked::<U>(mcp_spec_types::tree::Doc::from_value(v).root()) {
         Some(got) if got == want => Ok(()),
         got => Err(format!("{}: read as member {want}, validated as {got:?}: {v}", std::any::type_name::<U>())),
     }
@@ -969,7 +969,7 @@ fn a_malformed_tools_list_is_no_empty_result() {
     let (read, errors) = refused::<v4::ServerResult>(result);
     assert!(read.contains("object"), "{read}");
     assert!(errors.contains(&("/tools/0/inputSchema/type".into(), "literal")), "{errors:?}");
-    assert_eq!(mcp_spec_types::validate::picked::<v4::ServerResult>(&serde_json::from_str(result).unwrap()), Some(9), "ListToolsResult");
+    assert_eq!(mcp_spec_types::validate::picked::<v4::ServerResult>(mcp_spec_types::tree::Doc::parse(result).unwrap().root()), Some(9), "ListToolsResult");
     // Inside the envelope the message is refused too, by every reader.
     let e = read_alike::<v4::ServerMessage>(&envelope(result)).unwrap_err();
     assert!(e.contains("object"), "{e}");
@@ -1007,7 +1007,7 @@ fn empty_and_unknown_results_still_read_as_empty_result() {
             assert!(report.is_valid(), "{result}: {report:?}");
         }
         let v: Value = serde_json::from_str(result).unwrap();
-        assert_eq!(mcp_spec_types::validate::picked::<v4::ServerResult>(&v), Some(0), "{result}");
+        assert_eq!(mcp_spec_types::validate::picked::<v4::ServerResult>(mcp_spec_types::tree::Doc::from_value(&v).root()), Some(0), "{result}");
         let Ok(mcp_spec_types::runtime::Message::Result(r)) = read_alike::<v4::ServerMessage>(&envelope(result)) else { panic!("{result}") };
         assert!(matches!(r.result, v4::ServerResult::EmptyResult(_)), "{result}");
         let Ok(mcp_spec_types::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(result)) else { panic!("{result}") };

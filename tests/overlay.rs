@@ -3,6 +3,7 @@
 use mcp_spec_types::draft;
 use mcp_spec_types::resource_metadata as rm;
 use mcp_spec_types::runtime::{RequestMethod, SchemaType};
+use mcp_spec_types::tree::{Doc, Node};
 use mcp_spec_types::validate::{resources, validate_json, Cx, Options, Severity};
 use serde_json::{json, Value};
 
@@ -113,9 +114,10 @@ fn contents_without_name_are_read_with_a_warning() {
     assert_eq!(item.schema_name(), "BlobResourceContents");
 }
 
-fn with_uri(f: for<'v> fn(&'v Value, Option<&str>, &mut Cx<'v>), v: &Value, requested: Option<&str>) -> Vec<(&'static str, String)> {
+fn with_uri(f: for<'v> fn(Node<'v>, Option<&str>, &mut Cx<'v>), v: &Value, requested: Option<&str>) -> Vec<(&'static str, String)> {
+    let doc = Doc::from_value(v);
     let mut cx = Cx::new(Options::default());
-    f(v, requested, &mut cx);
+    f(doc.root(), requested, &mut cx);
     cx.finish().violations.into_iter().map(|v| (v.rule, v.pointer)).collect()
 }
 
@@ -134,14 +136,15 @@ fn same_uri_compares_with_the_requested_uri_when_known() {
     // A checker that has run the type's validation adds only what that missed: together, every
     // element without the requested URI, each once.
     let mixed = result(json!([{"uri": "file:///b", "name": "a", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/html", "text": "2"}, {"uri": "file:///b", "name": "a", "mimeType": "text/csv", "text": "3"}]));
+    let doc = Doc::from_value(&mixed);
     let mut cx = Cx::new(Options::default());
-    <rm::ReadResourceResult as mcp_spec_types::validate::Validate>::validate_json(&mixed, &mut cx);
-    resources::check_requested_uri(&mixed, "contents", "file:///c", &mut cx);
+    <rm::ReadResourceResult as mcp_spec_types::validate::Validate>::validate_json(doc.root(), &mut cx);
+    resources::check_requested_uri(doc.root(), "contents", "file:///c", &mut cx);
     let mut pointers: Vec<String> = cx.finish().violations.into_iter().filter(|v| v.rule == "resources.same-uri").map(|v| v.pointer).collect();
     pointers.sort();
     assert_eq!(pointers, ["/contents/0/uri", "/contents/1/uri", "/contents/2/uri"]);
     let mut cx = Cx::new(Options::default());
-    resources::check_requested_uri(&mixed, "contents", "file:///b", &mut cx);
+    resources::check_requested_uri(doc.root(), "contents", "file:///b", &mut cx);
     assert!(cx.finish().violations.is_empty(), "the first element has the requested URI: the type's validation said it all");
 }
 

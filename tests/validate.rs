@@ -32,8 +32,9 @@ mod tasks_rules;
 mod constraint_rules;
 
 fn envelope(v: &Value, o: &Options) -> Report {
+    let doc = mcp_spec_types::tree::Doc::from_value(v);
     let mut cx = validate::Cx::new(*o);
-    jsonrpc::envelope(v, &mut cx);
+    jsonrpc::envelope(doc.root(), &mut cx);
     cx.finish()
 }
 
@@ -82,7 +83,7 @@ impl serde::Serialize for Picky {
 }
 
 impl validate::Validate for Picky {
-    fn validate_json<'v>(_: &'v Value, _: &mut validate::Cx<'v>) {}
+    fn validate_json<'v>(_: mcp_spec_types::tree::Node<'v>, _: &mut validate::Cx<'v>) {}
 }
 
 fn picky(v: &Value, options: &Options) -> Report {

@@ -1,6 +1,6 @@
 //! `cargo bench -p mcp-schema-bench`: parse and write throughput of the generated crate
 //! against `serde_json::Value`, `serde::de::IgnoredAny`, rmcp and rust-mcp-schema on every
-//! corpus of `mcp_schema_bench::corpora()`, plus the cost of `validate_json`. Criterion
+//! corpus of `mcp_schema_bench::corpora()`, plus the cost of validation (`validate_node` on the message's compact tree). Criterion
 //! measures; at the end this binary reads criterion's `estimates.json` of this run and
 //! prints one Markdown table (median MB/s, messages/s, ratio to `serde_json::Value`).
 //! Criterion runs one contender after another, so a change in the machine's load moves
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime};
 use common::{contenders, validator, Write, Writer};
 use criterion::{Criterion, Throughput};
 use mcp_schema_bench::{corpora, fmt_num, markdown_table, mb_per_s, msgs_per_s, read_median, Corpus};
-use serde_json::Value;
+use mcp_spec_types::tree::Doc;
 
 
 struct Row {
@@ -139,28 +139,28 @@ fn main() {
             }
             rows.push(row);
         }
-        // Validation: on values parsed beforehand, and the checker's whole path (bytes → Value → validate).
+        // Validation: on compact trees parsed beforehand, and the checker's whole path (bytes → tree → validate).
         let validate = validator(c);
-        let values: Vec<Value> = c.msgs.iter().map(|m| serde_json::from_slice(&m.bytes).expect("valid JSON")).collect();
-        let violations: usize = c.msgs.iter().zip(&values).map(|(m, v)| validate(m, v)).sum();
+        let values: Vec<Doc<'_>> = c.msgs.iter().map(|m| Doc::parse_slice(&m.bytes).expect("valid JSON")).collect();
+        let violations: usize = c.msgs.iter().zip(&values).map(|(m, v)| validate(m, v.root())).sum();
         if with_criterion {
             g.bench_function("validate", |b| {
                 b.iter(|| {
                     for (m, v) in c.msgs.iter().zip(&values) {
-                        black_box(validate(m, black_box(v)));
+                        black_box(validate(m, black_box(v).root()));
                     }
                 })
             });
-            g.bench_function("value-then-validate", |b| {
+            g.bench_function("tree-then-validate", |b| {
                 b.iter(|| {
                     for m in &c.msgs {
-                        let v: Value = serde_json::from_slice(black_box(&m.bytes)).expect("valid JSON");
-                        black_box(validate(m, &v));
+                        let v = Doc::parse_slice(black_box(&m.bytes)).expect("valid JSON");
+                        black_box(validate(m, v.root()));
                     }
                 })
             });
         }
-        validation.push((ci, "validate".into(), "value-then-validate".into(), violations));
+        validation.push((ci, "validate".into(), "tree-then-validate".into(), violations));
         g.finish();
 
         // The same passes again, every job once per round in turn, for ratios that a change
@@ -190,7 +190,7 @@ fn main() {
         let (msgs, values, validate) = (&c.msgs, &values, &validate);
         jobs.push(("validate".into(), Box::new(move || {
             for (m, v) in msgs.iter().zip(values) {
-                black_box(validate(m, black_box(v)));
+                black_box(validate(m, black_box(v).root()));
             }
         })));
         for (id, times) in interleaved(&mut jobs) {
@@ -331,7 +331,7 @@ fn report(
         )
     );
 
-    println!("\n## Validation (`validate_json::<T>` with the types of the typed reading)\n");
+    println!("\n## Validation (`validate_node::<T>` on the compact tree, with the types of the typed reading)\n");
     let mut vt = Vec::new();
     for (ci, vid, pvid, violations) in validation {
         let c = &corpora[*ci];
@@ -368,7 +368,7 @@ fn report(
                 "validate / specific parse",
                 "same, rounds",
                 "validate / Value parse",
-                "bytes→Value→validate MB/s",
+                "bytes→tree→validate MB/s",
                 "violations found",
             ],
             &vt

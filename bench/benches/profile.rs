@@ -18,7 +18,7 @@ use std::hint::black_box;
 
 use common::{contenders, validator};
 use mcp_schema_bench::corpora;
-use serde_json::Value;
+use mcp_spec_types::tree::Doc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
@@ -40,10 +40,10 @@ fn main() {
     println!("corpus-bytes {}", c.bytes());
     if args[2] == "validate" {
         let validate = validator(c);
-        let values: Vec<Value> = c.msgs.iter().map(|m| serde_json::from_slice(&m.bytes).unwrap()).collect();
+        let values: Vec<Doc<'_>> = c.msgs.iter().map(|m| Doc::parse_slice(&m.bytes).unwrap()).collect();
         for _ in 0..passes {
             for (m, v) in c.msgs.iter().zip(&values) {
-                black_box(validate(m, black_box(v)));
+                black_box(validate(m, black_box(v).root()));
             }
         }
         return;

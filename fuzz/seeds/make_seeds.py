@@ -4,6 +4,9 @@
 - parse, roundtrip, validate: the messages in fuzz/seeds/messages.jsonl (written for this
   project), each with the selector bytes the target reads first (module, type, options);
   type indices are looked up in each generated module's `TYPES` table.
+- tree: the same messages and every line of the recorded sessions (bench/data/sessions), each with the
+  module and type bytes (the envelope `JSONRPCMessage`), plus texts where the tree and a `Value` could part:
+  repeated keys, unsorted keys, edge numbers and escapes.
 - generator: every tests/goldens/*/input.ts (valid and malformed cases), the project's
   overlays, and a few inputs written here.
 
@@ -19,7 +22,7 @@ MODULES = ["v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07
 
 
 def types_of(module):
-    text = open(f"generated/src/{module}.rs", encoding="utf-8").read()
+    text = open(f"generated/src/generated/{module}.rs", encoding="utf-8").read()
     block = text[text.index("pub const TYPES"):]
     block = block[: block.index("];")]
     return re.findall(r'\(\s*"([A-Za-z0-9_]+)",\s*"(?:struct|union|enum|alias)"', block)
@@ -61,6 +64,30 @@ def main():
                     if name in ("ContentBlock", "EmbeddedResource", "TextContent", "McpUiHostContext", "McpUiResourceMeta", "McpUiToolMeta", "McpUiInitializeResult", "McpUiInitializeRequest"):
                         write(roundtrip, f"m{mi}-msg{i:02}-{name}.json", bytes([mi, ti * 2 + 1]) + msg)
                         write(validate, f"m{mi}-msg{i:02}-{name}.json", bytes([mi, ti, 1]) + msg)
+
+    tree = reset("tree")
+    sessions = "bench/data/sessions"
+    lines = list(messages)
+    for f in sorted(os.listdir(sessions)):
+        for l in open(os.path.join(sessions, f), "rb"):
+            l = l.strip()
+            if l:
+                try:
+                    obj = json.loads(l)
+                except ValueError:
+                    continue
+                lines.append(json.dumps(obj.get("msg", obj), separators=(",", ":")).encode())
+    lines += [
+        b'{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}',
+        b'{"jsonrpc":"2.0","id":2,"result":{"tools":[],"contents":[]}}',
+        b'{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"a","type":"image"}]}}',
+        b'{"id":-0,"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1e308,"progressToken":18446744073709551616}}',
+        b'{"jsonrpc":"2.0","method":"n\u00e9","params":{"_meta":{"a\/b":"\ud83d\ude00"}}}',
+    ]
+    for i, line in enumerate(lines):
+        mi = (0, 3, 4, 6)[i % 4]
+        ti = types[MODULES[mi]].index("JSONRPCMessage")
+        write(tree, f"m{mi}-line{i:03}.json", bytes([mi, ti % 256]) + line)
 
     generator = reset("generator")
     for case in sorted(os.listdir("tests/goldens")):

@@ -19,6 +19,8 @@ pub mod bridge;
 pub mod cli;
 pub use bridge::bridge;
 pub mod http;
+pub mod tree;
+pub use tree::tree;
 pub use cli::{proxy_lines, session};
 pub use http::proxy_http;
 
@@ -104,6 +106,8 @@ pub struct Module {
     pub types: &'static [(&'static str, &'static str)],
     pub roundtrip_json: RoundtripJson,
     pub validate_json_as: ValidateAs,
+    /// The module's run-time entry points by type name (the tree's among them).
+    pub dynamic: fn(&str) -> Option<&'static mcp_spec_types::runtime::dynamic::DynType>,
     /// Whether reading and writing must give back the input exactly. Every module does now
     /// (`resource_metadata` keeps old-form `EmbeddedResource`s as they came).
     pub lossless: bool,
@@ -120,6 +124,7 @@ macro_rules! module {
             types: mcp_spec_types::$m::TYPES,
             roundtrip_json: mcp_spec_types::$m::roundtrip_json,
             validate_json_as: mcp_spec_types::$m::validate_json_as,
+            dynamic: mcp_spec_types::$m::dynamic,
             lossless: $lossless,
         }
     };
@@ -344,9 +349,10 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "proxy_lines" => proxy_lines(data),
         "bridge" => bridge(data),
         "proxy_http" => proxy_http(data),
+        "tree" => tree(data),
         _ => return false,
     }
     true
 }
 
-pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines", "bridge", "proxy_http"];
+pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines", "bridge", "proxy_http", "tree"];

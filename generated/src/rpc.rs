@@ -175,7 +175,7 @@ pub fn read_message<M: Envelope>(json: impl AsRef<[u8]>) -> Result<M, Invalid<M:
 /// where a server refuses it. `Reader::default()` validates; [`Reader::lenient`] is
 /// [`read_message`]. Notifications, responses and requests of methods the version does not define
 /// (the union's `Unknown`, answered with `method_not_found()`) are not validated. Validation reads
-/// the line a second time into a `serde_json::Value`: see BENCHMARKS.md, "Validating requests", for
+/// the line a second time, into its compact tree ([`crate::tree`]): see BENCHMARKS.md, "Validating requests", for
 /// its cost per message.
 ///
 /// ```
@@ -222,17 +222,19 @@ impl Reader {
         if !self.validate_requests || !message.is_request() {
             return Ok(message);
         }
-        // It read, so it is JSON.
-        let Ok(value) = serde_json::from_slice::<Value>(bytes) else { return Ok(message) };
-        let method = value.get("method").and_then(Value::as_str);
+        // It read, so it is JSON: its compact tree, for the validators.
+        let Ok(doc) = crate::tree::Doc::parse_slice(bytes) else { return Ok(message) };
+        let request = doc.root();
+        let method = request.get("method").and_then(crate::tree::Node::as_str);
         if !method.is_some_and(M::is_request_method) {
             return Ok(message);
         }
-        let report = crate::validate::validate_json::<M>(&value, &self.options);
+        let report = crate::validate::validate_node::<M>(request, &self.options);
         if report.is_valid() {
             return Ok(message);
         }
-        Err(invalid_params(&value, &report))
+        let id = request.get("id").and_then(|i| <M::Id as serde::Deserialize>::deserialize(i).ok());
+        Err(answer_invalid(id, method, &report))
     }
 }
 
@@ -244,6 +246,12 @@ pub fn read_message_checked<M: Envelope + crate::validate::Validate>(json: impl 
 
 /// The [`INVALID_PARAMS`] answer to a request that read but broke the rules in `report`.
 pub fn invalid_params<Id: DeserializeOwned>(request: &Value, report: &crate::validate::Report) -> Invalid<Id> {
+    let id = request.get("id").and_then(|i| <Id as serde::Deserialize>::deserialize(i).ok());
+    answer_invalid(id, request.get("method").and_then(Value::as_str), report)
+}
+
+/// [`invalid_params`] from the request's id and method.
+fn answer_invalid<Id>(id: Option<Id>, method: Option<&str>, report: &crate::validate::Report) -> Invalid<Id> {
     let errors: Vec<_> = report.errors().collect();
     let message = match errors.first() {
         Some(v) => {
@@ -256,8 +264,8 @@ pub fn invalid_params<Id: DeserializeOwned>(request: &Value, report: &crate::val
     let data = serde_json::json!({"violations": violations, "omitted": report.omitted_errors});
     Invalid {
         kind: Kind::Request,
-        id: request.get("id").and_then(|i| <Id as serde::Deserialize>::deserialize(i).ok()),
-        method: request.get("method").and_then(Value::as_str).map(str::to_string),
+        id,
+        method: method.map(str::to_string),
         error: RpcError { code: INVALID_PARAMS, message, data: Some(data) },
     }
 }

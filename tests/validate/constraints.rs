@@ -3,19 +3,22 @@
 //! and tests/golden-compile runs them on a generated type.
 
 use super::{Case, Check};
+use mcp_spec_types::tree::Doc;
 use mcp_spec_types::validate::{Cx, Options, Pattern, Severity};
 use serde_json::json;
 
 pub fn cases() -> Vec<Case> {
     let max_length: Check = |v, o| {
+        let doc = Doc::from_value(v);
         let mut cx = Cx::new(*o);
-        cx.max_length(v, 4);
+        cx.max_length(doc.root(), 4);
         cx.finish()
     };
     let pattern: Check = |v, o| {
         static P: std::sync::OnceLock<Pattern> = std::sync::OnceLock::new();
+        let doc = Doc::from_value(v);
         let mut cx = Cx::new(*o);
-        cx.pattern(v, P.get_or_init(|| Pattern::new("^(https://|data:)")));
+        cx.pattern(doc.root(), P.get_or_init(|| Pattern::new("^(https://|data:)")));
         cx.finish()
     };
     vec![
@@ -27,8 +30,9 @@ pub fn cases() -> Vec<Case> {
 
 #[test]
 fn non_strings_are_the_type_rules_business() {
+    let (number, array) = (Doc::parse("123456").unwrap(), Doc::parse(r#"["x"]"#).unwrap());
     let mut cx = Cx::new(Options::default());
-    cx.max_length(&json!(123456), 2);
-    cx.pattern(&json!(["x"]), &Pattern::new("^y"));
+    cx.max_length(number.root(), 2);
+    cx.pattern(array.root(), &Pattern::new("^y"));
     assert!(cx.finish().violations.is_empty());
 }

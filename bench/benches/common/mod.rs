@@ -6,7 +6,8 @@
 use std::hint::black_box;
 use std::rc::Rc;
 
-use mcp_spec_types::validate::{validate_json, Options};
+use mcp_spec_types::tree::Node;
+use mcp_spec_types::validate::{validate_node, Options};
 use mcp_spec_types::WriteJson;
 use mcp_schema_bench::{Corpus, Dir, Kind, Msg};
 use serde::de::IgnoredAny;
@@ -197,17 +198,17 @@ impl<R: WriteJson> WriteJson for Response<R> {
 /// 2026-07-28 has no server-to-client requests, so the type for one is an argument.
 macro_rules! validate_by_direction {
     ($server_request:ident) => {
-        pub fn validate(msg: &Msg, v: &Value, o: &Options) -> usize {
-            let Some(obj) = v.as_object() else { return validate_json::<m::JSONRPCMessage>(v, o).violations.len() };
+        pub fn validate(msg: &Msg, v: Node<'_>, o: &Options) -> usize {
+            let Some(obj) = v.as_object() else { return validate_node::<m::JSONRPCMessage>(v, o).violations.len() };
             let method = obj.contains_key("method");
             let report = match (msg.dir, method, obj.get("id"), obj.get("result")) {
-                (Dir::C2S, true, Some(_), _) => validate_json::<m::ClientRequest>(v, o),
-                (Dir::C2S, true, None, _) => validate_json::<m::ClientNotification>(v, o),
-                (Dir::S2C, true, Some(_), _) => validate_json::<m::$server_request>(v, o),
-                (Dir::S2C, true, None, _) => validate_json::<m::ServerNotification>(v, o),
-                (Dir::C2S, false, Some(_), Some(r)) => validate_json::<m::ClientResult>(r, o),
-                (Dir::S2C, false, Some(_), Some(r)) => validate_json::<m::ServerResult>(r, o),
-                _ => validate_json::<m::JSONRPCMessage>(v, o),
+                (Dir::C2S, true, Some(_), _) => validate_node::<m::ClientRequest>(v, o),
+                (Dir::C2S, true, None, _) => validate_node::<m::ClientNotification>(v, o),
+                (Dir::S2C, true, Some(_), _) => validate_node::<m::$server_request>(v, o),
+                (Dir::S2C, true, None, _) => validate_node::<m::ServerNotification>(v, o),
+                (Dir::C2S, false, Some(_), Some(r)) => validate_node::<m::ClientResult>(r, o),
+                (Dir::S2C, false, Some(_), Some(r)) => validate_node::<m::ServerResult>(r, o),
+                _ => validate_node::<m::JSONRPCMessage>(v, o),
             };
             report.violations.len()
         }
@@ -286,10 +287,10 @@ mod mcp_2026_07_28 {
                     other => Err(format!("no type {other} in the table")),
                 }
             }
-            pub fn validate_named(msg: &Msg, v: &Value, o: &Options) -> usize {
+            pub fn validate_named(msg: &Msg, v: Node<'_>, o: &Options) -> usize {
                 match msg.ty.as_deref().unwrap_or("") {
-                    $(stringify!($t) => validate_json::<m::$t>(v, o).violations.len(),)*
-                    _ => validate_json::<m::JSONRPCMessage>(v, o).violations.len(),
+                    $(stringify!($t) => validate_node::<m::$t>(v, o).violations.len(),)*
+                    _ => validate_node::<m::JSONRPCMessage>(v, o).violations.len(),
                 }
             }
             pub fn named_ok(msg: &Msg) -> bool {
@@ -500,8 +501,9 @@ fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
     v
 }
 
-/// What validation costs per corpus: `validate_json::<T>` with the types the typed reading uses.
-pub fn validator(c: &Corpus) -> Box<dyn Fn(&Msg, &Value) -> usize> {
+/// What validation costs per corpus: `validate_node::<T>` on the message's compact tree, with the types the
+/// typed reading uses.
+pub fn validator(c: &Corpus) -> Box<dyn Fn(&Msg, Node<'_>) -> usize> {
     let o = Options::default();
     match (c.kind, c.version) {
         (Kind::Session, "2024-11-05") => Box::new(move |m, v| mcp_2024_11_05::validate(m, v, &o)),
@@ -510,10 +512,10 @@ pub fn validator(c: &Corpus) -> Box<dyn Fn(&Msg, &Value) -> usize> {
         (Kind::Session, "2026-07-28") => Box::new(move |m, v| mcp_2026_07_28::validate(m, v, &o)),
         (Kind::Session, _) => Box::new(move |m, v| mcp_2025_11_25::validate(m, v, &o)),
         (Kind::ToolsList, _) => Box::new(move |_, v| {
-            validate_json::<mcp_spec_types::v2025_11_25::ListToolsResult>(&v["result"], &o).violations.len()
+            v.get("result").map_or(0, |r| validate_node::<mcp_spec_types::v2025_11_25::ListToolsResult>(r, &o).violations.len())
         }),
         (Kind::ResourceRead, _) => Box::new(move |_, v| {
-            validate_json::<mcp_spec_types::v2025_11_25::ReadResourceResult>(&v["result"], &o).violations.len()
+            v.get("result").map_or(0, |r| validate_node::<mcp_spec_types::v2025_11_25::ReadResourceResult>(r, &o).violations.len())
         }),
         (Kind::SpecMessages | Kind::SpecAll, _) => Box::new(move |m, v| mcp_2026_07_28::validate_named(m, v, &o)),
     }

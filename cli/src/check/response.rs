@@ -114,7 +114,8 @@ impl Checker {
                     if let (true, Some(uri)) = (self.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
                         let field = if rt == METADATA_RESULT { "metadata" } else { "contents" };
                         let mut cx = Cx::new(self.options);
-                        mcp_spec_types::validate::resources::check_requested_uri(result, field, uri, &mut cx);
+                        let doc = mcp_spec_types::tree::Doc::from_value(result);
+                        mcp_spec_types::validate::resources::check_requested_uri(doc.root(), field, uri, &mut cx);
                         push_report(&result_prefix, cx.finish(), out);
                     }
                     return;

@@ -102,7 +102,7 @@ impl __rt::SchemaType for McpUiTheme {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiTheme {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -116,7 +116,7 @@ impl __p::Shape for McpUiTheme {
     }
 }
 impl __v::Validate for McpUiTheme {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -218,7 +218,7 @@ impl __rt::SchemaType for McpUiDisplayMode {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiDisplayMode {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -232,7 +232,7 @@ impl __p::Shape for McpUiDisplayMode {
     }
 }
 impl __v::Validate for McpUiDisplayMode {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -628,7 +628,7 @@ impl __rt::SchemaType for McpUiStyleVariableKey {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiStyleVariableKey {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -642,7 +642,7 @@ impl __p::Shape for McpUiStyleVariableKey {
     }
 }
 impl __v::Validate for McpUiStyleVariableKey {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -2324,7 +2324,7 @@ impl __rt::SchemaType for McpUiStyles {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiStyles {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2439,16 +2439,16 @@ impl __p::Shape for McpUiStyles {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiStyles {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiStyles") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 76usize] = [None; 76usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 76usize] = [None; 76usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "--color-background-primary" => __f[0usize] = Some(x),
                 "--color-background-secondary" => __f[1usize] = Some(x),
                 "--color-background-tertiary" => __f[2usize] = Some(x),
@@ -3588,7 +3588,7 @@ impl __rt::SchemaType for McpUiOpenLinkRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiOpenLinkRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3596,7 +3596,7 @@ impl __p::Shape for McpUiOpenLinkRequest {
             &[("method", true, __p::Lit::Str("ui/open-link"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3605,11 +3605,11 @@ impl __p::Shape for McpUiOpenLinkRequest {
     }
 }
 impl __v::Validate for McpUiOpenLinkRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -3765,7 +3765,7 @@ impl __rt::SchemaType for McpUiOpenLinkRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiOpenLinkRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["url"],
@@ -3773,16 +3773,16 @@ impl __p::Shape for McpUiOpenLinkRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["url"], &[])
     }
 }
 impl __v::Validate for McpUiOpenLinkRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "url" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -3920,7 +3920,7 @@ impl __rt::SchemaType for McpUiOpenLinkResult {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiOpenLinkResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -3928,7 +3928,7 @@ impl __p::Shape for McpUiOpenLinkResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3936,11 +3936,11 @@ impl __p::Shape for McpUiOpenLinkResult {
     }
 }
 impl __v::Validate for McpUiOpenLinkResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "isError" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -4110,7 +4110,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4123,7 +4123,7 @@ impl __p::Shape for McpUiDownloadFileRequest {
             &[("method", true, __p::Lit::Str("ui/download-file"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4132,11 +4132,11 @@ impl __p::Shape for McpUiDownloadFileRequest {
     }
 }
 impl __v::Validate for McpUiDownloadFileRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -4207,7 +4207,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParamsContentsItem {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <crate::v2025_11_25::EmbeddedResource as __p::Shape>::score(v),
             <crate::v2025_11_25::ResourceLink as __p::Shape>::score(v),
@@ -4216,7 +4216,7 @@ impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <crate::v2025_11_25::EmbeddedResource as __p::Shape>::fits(v),
             <crate::v2025_11_25::ResourceLink as __p::Shape>::fits(v),
@@ -4365,11 +4365,11 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem
     }
 }
 impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequestParamsContentsItem") else {
             return
         };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("resource")) => {
                 <crate::v2025_11_25::EmbeddedResource as __v::Validate>::validate_json(
                     v,
@@ -4538,7 +4538,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -4552,16 +4552,16 @@ impl __p::Shape for McpUiDownloadFileRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
 }
 impl __v::Validate for McpUiDownloadFileRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "contents" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -4701,7 +4701,7 @@ impl __rt::SchemaType for McpUiDownloadFileResult {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4709,16 +4709,16 @@ impl __p::Shape for McpUiDownloadFileResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiDownloadFileResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "isError" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -4883,7 +4883,7 @@ impl __rt::SchemaType for McpUiMessageRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiMessageRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -4891,7 +4891,7 @@ impl __p::Shape for McpUiMessageRequest {
             &[("method", true, __p::Lit::Str("ui/message"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -4900,11 +4900,11 @@ impl __p::Shape for McpUiMessageRequest {
     }
 }
 impl __v::Validate for McpUiMessageRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -5067,7 +5067,7 @@ impl __rt::SchemaType for McpUiMessageRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiMessageRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -5081,7 +5081,7 @@ impl __p::Shape for McpUiMessageRequestParams {
             &[("role", true, __p::Lit::Str("user"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["role", "content"],
@@ -5090,11 +5090,11 @@ impl __p::Shape for McpUiMessageRequestParams {
     }
 }
 impl __v::Validate for McpUiMessageRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -5243,7 +5243,7 @@ impl __rt::SchemaType for McpUiMessageResult {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiMessageResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5251,16 +5251,16 @@ impl __p::Shape for McpUiMessageResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiMessageResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "isError" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5431,7 +5431,7 @@ impl __rt::SchemaType for McpUiSandboxProxyReadyNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiSandboxProxyReadyNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5439,7 +5439,7 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-proxy-ready"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5448,11 +5448,11 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
     }
 }
 impl __v::Validate for McpUiSandboxProxyReadyNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSandboxProxyReadyNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -5628,7 +5628,7 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiSandboxResourceReadyNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5642,7 +5642,7 @@ impl __p::Shape for McpUiSandboxResourceReadyNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/sandbox-resource-ready"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5651,13 +5651,13 @@ impl __p::Shape for McpUiSandboxResourceReadyNotification {
     }
 }
 impl __v::Validate for McpUiSandboxResourceReadyNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotification") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -5866,7 +5866,7 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["html"],
@@ -5882,18 +5882,18 @@ impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["html"], &[])
     }
 }
 impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotificationParams") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "html" => __f[0usize] = Some(x),
                 "sandbox" => __f[1usize] = Some(x),
                 "csp" => __f[2usize] = Some(x),
@@ -6095,7 +6095,7 @@ impl __rt::SchemaType for McpUiSizeChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiSizeChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6108,7 +6108,7 @@ impl __p::Shape for McpUiSizeChangedNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/size-changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6117,11 +6117,11 @@ impl __p::Shape for McpUiSizeChangedNotification {
     }
 }
 impl __v::Validate for McpUiSizeChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6283,7 +6283,7 @@ impl __rt::SchemaType for McpUiSizeChangedNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiSizeChangedNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6294,16 +6294,16 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiSizeChangedNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "width" => __f[0usize] = Some(x),
                 "height" => __f[1usize] = Some(x),
                 _ => {}
@@ -6481,7 +6481,7 @@ impl __rt::SchemaType for McpUiToolInputNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolInputNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6494,7 +6494,7 @@ impl __p::Shape for McpUiToolInputNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-input"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6503,11 +6503,11 @@ impl __p::Shape for McpUiToolInputNotification {
     }
 }
 impl __v::Validate for McpUiToolInputNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6652,7 +6652,7 @@ impl __rt::SchemaType for McpUiToolInputNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolInputNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6660,16 +6660,16 @@ impl __p::Shape for McpUiToolInputNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiToolInputNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "arguments" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6836,7 +6836,7 @@ impl __rt::SchemaType for McpUiToolInputPartialNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolInputPartialNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6850,7 +6850,7 @@ impl __p::Shape for McpUiToolInputPartialNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-input-partial"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6859,11 +6859,11 @@ impl __p::Shape for McpUiToolInputPartialNotification {
     }
 }
 impl __v::Validate for McpUiToolInputPartialNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7011,7 +7011,7 @@ impl __rt::SchemaType for McpUiToolInputPartialNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolInputPartialNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7019,18 +7019,18 @@ impl __p::Shape for McpUiToolInputPartialNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiToolInputPartialNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotificationParams") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "arguments" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -7195,7 +7195,7 @@ impl __rt::SchemaType for McpUiToolResultNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolResultNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7208,7 +7208,7 @@ impl __p::Shape for McpUiToolResultNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-result"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7217,11 +7217,11 @@ impl __p::Shape for McpUiToolResultNotification {
     }
 }
 impl __v::Validate for McpUiToolResultNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolResultNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7395,7 +7395,7 @@ impl __rt::SchemaType for McpUiToolCancelledNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolCancelledNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7409,7 +7409,7 @@ impl __p::Shape for McpUiToolCancelledNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/tool-cancelled"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7418,11 +7418,11 @@ impl __p::Shape for McpUiToolCancelledNotification {
     }
 }
 impl __v::Validate for McpUiToolCancelledNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7570,7 +7570,7 @@ impl __rt::SchemaType for McpUiToolCancelledNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolCancelledNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7578,18 +7578,18 @@ impl __p::Shape for McpUiToolCancelledNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiToolCancelledNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotificationParams") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "reason" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -7724,7 +7724,7 @@ impl __rt::SchemaType for McpUiHostCss {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostCss {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7732,16 +7732,16 @@ impl __p::Shape for McpUiHostCss {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostCss {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCss") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "fonts" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -7893,7 +7893,7 @@ impl __rt::SchemaType for McpUiHostStyles {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostStyles {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7904,16 +7904,16 @@ impl __p::Shape for McpUiHostStyles {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostStyles {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostStyles") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "variables" => __f[0usize] = Some(x),
                 "css" => __f[1usize] = Some(x),
                 _ => {}
@@ -8264,7 +8264,7 @@ impl __rt::SchemaType for McpUiHostContext {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8297,16 +8297,16 @@ impl __p::Shape for McpUiHostContext {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContext") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 12usize] = [None; 12usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 12usize] = [None; 12usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "toolInfo" => __f[0usize] = Some(x),
                 "theme" => __f[1usize] = Some(x),
                 "styles" => __f[2usize] = Some(x),
@@ -8612,7 +8612,7 @@ impl __rt::SchemaType for McpUiHostContextToolInfo {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContextToolInfo {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["tool"],
@@ -8623,16 +8623,16 @@ impl __p::Shape for McpUiHostContextToolInfo {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["tool"], &[])
     }
 }
 impl __v::Validate for McpUiHostContextToolInfo {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextToolInfo") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "tool" => __f[1usize] = Some(x),
                 _ => {}
@@ -8834,7 +8834,7 @@ impl __rt::SchemaType for McpUiHostContextContainerDimensions {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContextContainerDimensions {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8847,18 +8847,18 @@ impl __p::Shape for McpUiHostContextContainerDimensions {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostContextContainerDimensions {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextContainerDimensions") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "height" => __f[0usize] = Some(x),
                 "maxHeight" => __f[1usize] = Some(x),
                 "width" => __f[2usize] = Some(x),
@@ -8992,7 +8992,7 @@ impl __rt::SchemaType for McpUiHostContextPlatform {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContextPlatform {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -9006,7 +9006,7 @@ impl __p::Shape for McpUiHostContextPlatform {
     }
 }
 impl __v::Validate for McpUiHostContextPlatform {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -9172,7 +9172,7 @@ impl __rt::SchemaType for McpUiHostContextDeviceCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContextDeviceCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -9183,16 +9183,16 @@ impl __p::Shape for McpUiHostContextDeviceCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostContextDeviceCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextDeviceCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "touch" => __f[0usize] = Some(x),
                 "hover" => __f[1usize] = Some(x),
                 _ => {}
@@ -9397,7 +9397,7 @@ impl __rt::SchemaType for McpUiHostContextSafeAreaInsets {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContextSafeAreaInsets {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["top", "right", "bottom", "left"],
@@ -9410,16 +9410,16 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["top", "right", "bottom", "left"], &[])
     }
 }
 impl __v::Validate for McpUiHostContextSafeAreaInsets {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextSafeAreaInsets") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "top" => __f[0usize] = Some(x),
                 "right" => __f[1usize] = Some(x),
                 "bottom" => __f[2usize] = Some(x),
@@ -9611,7 +9611,7 @@ impl __rt::SchemaType for McpUiHostContextChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostContextChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9619,7 +9619,7 @@ impl __p::Shape for McpUiHostContextChangedNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/host-context-changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9628,13 +9628,13 @@ impl __p::Shape for McpUiHostContextChangedNotification {
     }
 }
 impl __v::Validate for McpUiHostContextChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextChangedNotification") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9811,7 +9811,7 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiUpdateModelContextRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9825,7 +9825,7 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
             &[("method", true, __p::Lit::Str("ui/update-model-context"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9834,11 +9834,11 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
     }
 }
 impl __v::Validate for McpUiUpdateModelContextRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -10005,7 +10005,7 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiUpdateModelContextRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -10020,18 +10020,18 @@ impl __p::Shape for McpUiUpdateModelContextRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiUpdateModelContextRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequestParams") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "content" => __f[0usize] = Some(x),
                 "structuredContent" => __f[1usize] = Some(x),
                 _ => {}
@@ -10211,7 +10211,7 @@ impl __rt::SchemaType for McpUiResourceTeardownRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiResourceTeardownRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -10219,7 +10219,7 @@ impl __p::Shape for McpUiResourceTeardownRequest {
             &[("method", true, __p::Lit::Str("ui/resource-teardown"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -10228,11 +10228,11 @@ impl __p::Shape for McpUiResourceTeardownRequest {
     }
 }
 impl __v::Validate for McpUiResourceTeardownRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceTeardownRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -10470,7 +10470,7 @@ impl __rt::SchemaType for McpUiSupportedContentBlockModalities {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiSupportedContentBlockModalities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -10485,18 +10485,18 @@ impl __p::Shape for McpUiSupportedContentBlockModalities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiSupportedContentBlockModalities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSupportedContentBlockModalities") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "text" => __f[0usize] = Some(x),
                 "image" => __f[1usize] = Some(x),
                 "audio" => __f[2usize] = Some(x),
@@ -10728,7 +10728,7 @@ impl __rt::SchemaType for McpUiRequestTeardownNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiRequestTeardownNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -10736,7 +10736,7 @@ impl __p::Shape for McpUiRequestTeardownNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/request-teardown"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -10745,11 +10745,11 @@ impl __p::Shape for McpUiRequestTeardownNotification {
     }
 }
 impl __v::Validate for McpUiRequestTeardownNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestTeardownNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -11064,7 +11064,7 @@ impl __rt::SchemaType for McpUiHostCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -11107,16 +11107,16 @@ impl __p::Shape for McpUiHostCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 10usize] = [None; 10usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "openLinks" => __f[1usize] = Some(x),
                 "downloadFile" => __f[2usize] = Some(x),
@@ -11384,7 +11384,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerTools {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesServerTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -11392,16 +11392,16 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostCapabilitiesServerTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerTools") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -11543,7 +11543,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerResources {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesServerResources {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -11551,18 +11551,18 @@ impl __p::Shape for McpUiHostCapabilitiesServerResources {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostCapabilitiesServerResources {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerResources") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -11721,7 +11721,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSandbox {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesSandbox {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -11735,16 +11735,16 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostCapabilitiesSandbox {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSandbox") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "permissions" => __f[0usize] = Some(x),
                 "csp" => __f[1usize] = Some(x),
                 _ => {}
@@ -11897,7 +11897,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSampling {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesSampling {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -11905,16 +11905,16 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiHostCapabilitiesSampling {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSampling") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "tools" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -12099,7 +12099,7 @@ impl __rt::SchemaType for McpUiAppCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiAppCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -12117,16 +12117,16 @@ impl __p::Shape for McpUiAppCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiAppCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "tools" => __f[1usize] = Some(x),
                 "availableDisplayModes" => __f[2usize] = Some(x),
@@ -12294,7 +12294,7 @@ impl __rt::SchemaType for McpUiAppCapabilitiesTools {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiAppCapabilitiesTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -12302,16 +12302,16 @@ impl __p::Shape for McpUiAppCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiAppCapabilitiesTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilitiesTools") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -12476,7 +12476,7 @@ impl __rt::SchemaType for McpUiInitializeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiInitializeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -12489,7 +12489,7 @@ impl __p::Shape for McpUiInitializeRequest {
             &[("method", true, __p::Lit::Str("ui/initialize"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -12498,11 +12498,11 @@ impl __p::Shape for McpUiInitializeRequest {
     }
 }
 impl __v::Validate for McpUiInitializeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -12688,7 +12688,7 @@ impl __rt::SchemaType for McpUiInitializeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiInitializeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["appInfo", "appCapabilities", "protocolVersion"],
@@ -12706,16 +12706,16 @@ impl __p::Shape for McpUiInitializeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["appInfo", "appCapabilities", "protocolVersion"], &[])
     }
 }
 impl __v::Validate for McpUiInitializeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "appInfo" => __f[0usize] = Some(x),
                 "appCapabilities" => __f[1usize] = Some(x),
                 "protocolVersion" => __f[2usize] = Some(x),
@@ -12927,7 +12927,7 @@ impl __rt::SchemaType for McpUiInitializeResult {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiInitializeResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
@@ -12946,7 +12946,7 @@ impl __p::Shape for McpUiInitializeResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
@@ -12963,11 +12963,11 @@ impl __p::Shape for McpUiInitializeResult {
     }
 }
 impl __v::Validate for McpUiInitializeResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "protocolVersion" => __f[0usize] = Some(x),
                 "hostInfo" => __f[1usize] = Some(x),
                 "hostCapabilities" => __f[2usize] = Some(x),
@@ -13151,7 +13151,7 @@ impl __rt::SchemaType for McpUiInitializedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiInitializedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -13159,7 +13159,7 @@ impl __p::Shape for McpUiInitializedNotification {
             &[("method", true, __p::Lit::Str("ui/notifications/initialized"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -13168,11 +13168,11 @@ impl __p::Shape for McpUiInitializedNotification {
     }
 }
 impl __v::Validate for McpUiInitializedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -13415,7 +13415,7 @@ impl __rt::SchemaType for McpUiResourceCsp {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiResourceCsp {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -13428,16 +13428,16 @@ impl __p::Shape for McpUiResourceCsp {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiResourceCsp {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceCsp") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "connectDomains" => __f[0usize] = Some(x),
                 "resourceDomains" => __f[1usize] = Some(x),
                 "frameDomains" => __f[2usize] = Some(x),
@@ -13689,7 +13689,7 @@ impl __rt::SchemaType for McpUiResourcePermissions {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiResourcePermissions {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -13702,16 +13702,16 @@ impl __p::Shape for McpUiResourcePermissions {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiResourcePermissions {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourcePermissions") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "camera" => __f[0usize] = Some(x),
                 "microphone" => __f[1usize] = Some(x),
                 "geolocation" => __f[2usize] = Some(x),
@@ -13966,7 +13966,7 @@ impl __rt::SchemaType for McpUiResourceMeta {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiResourceMeta {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -13982,16 +13982,16 @@ impl __p::Shape for McpUiResourceMeta {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiResourceMeta {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceMeta") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "csp" => __f[0usize] = Some(x),
                 "permissions" => __f[1usize] = Some(x),
                 "domain" => __f[2usize] = Some(x),
@@ -14197,7 +14197,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiRequestDisplayModeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -14211,7 +14211,7 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
             &[("method", true, __p::Lit::Str("ui/request-display-mode"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -14220,11 +14220,11 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
     }
 }
 impl __v::Validate for McpUiRequestDisplayModeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -14377,7 +14377,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiRequestDisplayModeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["mode"],
@@ -14385,18 +14385,18 @@ impl __p::Shape for McpUiRequestDisplayModeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[])
     }
 }
 impl __v::Validate for McpUiRequestDisplayModeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequestParams") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "mode" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -14539,7 +14539,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeResult {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiRequestDisplayModeResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["mode"],
@@ -14547,7 +14547,7 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -14555,11 +14555,11 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
     }
 }
 impl __v::Validate for McpUiRequestDisplayModeResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "mode" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -14646,7 +14646,7 @@ impl __rt::SchemaType for McpUiToolVisibility {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolVisibility {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -14660,7 +14660,7 @@ impl __p::Shape for McpUiToolVisibility {
     }
 }
 impl __v::Validate for McpUiToolVisibility {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -14833,7 +14833,7 @@ impl __rt::SchemaType for McpUiToolMeta {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiToolMeta {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -14850,7 +14850,7 @@ impl __p::Shape for McpUiToolMeta {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &[],
@@ -14862,11 +14862,11 @@ impl __p::Shape for McpUiToolMeta {
     }
 }
 impl __v::Validate for McpUiToolMeta {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolMeta") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "resourceUri" => __f[0usize] = Some(x),
                 "visibility" => __f[1usize] = Some(x),
                 "csp" => __f[2usize] = Some(x),
@@ -15081,7 +15081,7 @@ impl __rt::SchemaType for McpUiClientCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for McpUiClientCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -15089,16 +15089,16 @@ impl __p::Shape for McpUiClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for McpUiClientCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiClientCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "mimeTypes" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -15229,7 +15229,7 @@ impl __rt::SchemaType for ViewRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ViewRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiInitializeRequest as __p::Shape>::score(v),
             <McpUiOpenLinkRequest as __p::Shape>::score(v),
@@ -15249,7 +15249,7 @@ impl __p::Shape for ViewRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiInitializeRequest as __p::Shape>::fits(v),
             <McpUiOpenLinkRequest as __p::Shape>::fits(v),
@@ -15567,9 +15567,9 @@ impl<'de> serde::Deserialize<'de> for ViewRequest {
     }
 }
 impl __v::Validate for ViewRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ViewRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ui/initialize")) => {
                 <McpUiInitializeRequest as __v::Validate>::validate_json(v, cx)
             }
@@ -15807,7 +15807,7 @@ impl __rt::SchemaType for ViewNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ViewNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiInitializedNotification as __p::Shape>::score(v),
             <McpUiSizeChangedNotification as __p::Shape>::score(v),
@@ -15822,7 +15822,7 @@ impl __p::Shape for ViewNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiInitializedNotification as __p::Shape>::fits(v),
             <McpUiSizeChangedNotification as __p::Shape>::fits(v),
@@ -16082,9 +16082,9 @@ impl<'de> serde::Deserialize<'de> for ViewNotification {
     }
 }
 impl __v::Validate for ViewNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ViewNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ui/notifications/initialized")) => {
                 <McpUiInitializedNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -16238,7 +16238,7 @@ impl __rt::SchemaType for ViewResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ViewResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiResourceTeardownResult as __p::Shape>::score(v),
             <crate::v2025_11_25::CallToolResult as __p::Shape>::score(v),
@@ -16249,7 +16249,7 @@ impl __p::Shape for ViewResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiResourceTeardownResult as __p::Shape>::fits(v),
             <crate::v2025_11_25::CallToolResult as __p::Shape>::fits(v),
@@ -16266,12 +16266,15 @@ impl __f::FastRead for ViewResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
         let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
-        let scores = [
-            <McpUiResourceTeardownResult as __p::Shape>::score(&v),
-            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(&v),
-            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(&v),
-            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(&v),
-        ];
+        let scores = __p::scores(
+            &v,
+            &[
+                <McpUiResourceTeardownResult as __p::Shape>::score as __p::Fit,
+                <crate::v2025_11_25::CallToolResult as __p::Shape>::score as __p::Fit,
+                <crate::v2025_11_25::ListToolsResult as __p::Shape>::score as __p::Fit,
+                <crate::v2025_11_25::EmptyResult as __p::Shape>::score as __p::Fit,
+            ],
+        );
         match __p::best(&scores) {
             Some(0usize) => {
                 __f::from_value(v).map(ViewResult::McpUiResourceTeardownResult)
@@ -16288,12 +16291,15 @@ impl<'de> serde::Deserialize<'de> for ViewResult {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <McpUiResourceTeardownResult as __p::Shape>::score(&v),
-            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(&v),
-            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(&v),
-            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(&v),
-        ];
+        let scores = __p::scores(
+            &v,
+            &[
+                <McpUiResourceTeardownResult as __p::Shape>::score as __p::Fit,
+                <crate::v2025_11_25::CallToolResult as __p::Shape>::score as __p::Fit,
+                <crate::v2025_11_25::ListToolsResult as __p::Shape>::score as __p::Fit,
+                <crate::v2025_11_25::EmptyResult as __p::Shape>::score as __p::Fit,
+            ],
+        );
         match __p::best(&scores) {
             Some(0usize) => {
                 __p::from_value(v).map(ViewResult::McpUiResourceTeardownResult)
@@ -16312,7 +16318,7 @@ impl<'de> serde::Deserialize<'de> for ViewResult {
     }
 }
 impl __v::Validate for ViewResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match __p::best(
             &[
                 <McpUiResourceTeardownResult as __p::Shape>::score(v),
@@ -16427,7 +16433,7 @@ impl __rt::SchemaType for HostRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for HostRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiResourceTeardownRequest as __p::Shape>::score(v),
             <crate::v2025_11_25::CallToolRequest as __p::Shape>::score(v),
@@ -16438,7 +16444,7 @@ impl __p::Shape for HostRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiResourceTeardownRequest as __p::Shape>::fits(v),
             <crate::v2025_11_25::CallToolRequest as __p::Shape>::fits(v),
@@ -16605,9 +16611,9 @@ impl<'de> serde::Deserialize<'de> for HostRequest {
     }
 }
 impl __v::Validate for HostRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HostRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ui/resource-teardown")) => {
                 <McpUiResourceTeardownRequest as __v::Validate>::validate_json(v, cx)
             }
@@ -16788,7 +16794,7 @@ impl __rt::SchemaType for HostNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for HostNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiToolInputNotification as __p::Shape>::score(v),
             <McpUiToolInputPartialNotification as __p::Shape>::score(v),
@@ -16808,7 +16814,7 @@ impl __p::Shape for HostNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiToolInputNotification as __p::Shape>::fits(v),
             <McpUiToolInputPartialNotification as __p::Shape>::fits(v),
@@ -17145,9 +17151,9 @@ impl<'de> serde::Deserialize<'de> for HostNotification {
     }
 }
 impl __v::Validate for HostNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HostNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ui/notifications/tool-input")) => {
                 <McpUiToolInputNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -17366,7 +17372,7 @@ impl __rt::SchemaType for HostResult {
 }
 #[doc(hidden)]
 impl __p::Shape for HostResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiInitializeResult as __p::Shape>::score(v),
             <McpUiRequestDisplayModeResult as __p::Shape>::score(v),
@@ -17383,7 +17389,7 @@ impl __p::Shape for HostResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <McpUiInitializeResult as __p::Shape>::fits(v),
             <McpUiRequestDisplayModeResult as __p::Shape>::fits(v),
@@ -17911,7 +17917,7 @@ impl<'de> serde::Deserialize<'de> for HostResult {
     }
 }
 impl __v::Validate for HostResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -17924,11 +17930,12 @@ impl __v::KeyedCheck for HostResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "content" => 0x2,
                     "contents" => 0x4,
@@ -17949,8 +17956,8 @@ impl __v::KeyedCheck for HostResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x838, 0x838, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x80, 0x80, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x838, 0x838, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x80, 0x80, &[]);
         out[2usize] = if __p::names_none(
             o,
             &[
@@ -17967,16 +17974,16 @@ impl __v::KeyedCheck for HostResult {
                 "role",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x40, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x40, &[])
         } else {
             None
         };
-        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x10043, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x4102, 0xc103, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x2, 0x10043, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0x4, 0x5, &[]);
+        out[5usize] = __v::rank_by_bits(*o, present, 0x2000, 0x2201, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x1000, 0x1201, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0x400, 0x601, &[]);
+        out[8usize] = __v::rank_by_bits(*o, present, 0x4102, 0xc103, &[]);
         out[9usize] = if __p::names_none(
             o,
             &[
@@ -17993,7 +18000,7 @@ impl __v::KeyedCheck for HostResult {
                 "role",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
@@ -18001,7 +18008,7 @@ impl __v::KeyedCheck for HostResult {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

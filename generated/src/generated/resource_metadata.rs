@@ -186,7 +186,7 @@ impl __rt::SchemaType for InputRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for InputRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CreateMessageRequest as __p::Shape>::score(v),
             <ListRootsRequest as __p::Shape>::score(v),
@@ -196,7 +196,7 @@ impl __p::Shape for InputRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CreateMessageRequest as __p::Shape>::fits(v),
             <ListRootsRequest as __p::Shape>::fits(v),
@@ -347,9 +347,9 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
     }
 }
 impl __v::Validate for InputRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("sampling/createMessage")) => {
                 <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
             }
@@ -443,7 +443,7 @@ impl __rt::SchemaType for InputResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for InputResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CreateMessageResult as __p::Shape>::score(v),
             <ListRootsResult as __p::Shape>::score(v),
@@ -453,7 +453,7 @@ impl __p::Shape for InputResponse {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CreateMessageResult as __p::Shape>::fits(v),
             <ListRootsResult as __p::Shape>::fits(v),
@@ -663,7 +663,7 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
     }
 }
 impl __v::Validate for InputResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -680,11 +680,12 @@ impl __v::KeyedCheck for InputResponse {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "action" => 0x2,
                     "content" => 0x4,
@@ -695,14 +696,14 @@ impl __v::KeyedCheck for InputResponse {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x20, 0x20, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x6, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x1c, 0x5d, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x20, 0x20, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x2, 0x6, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -936,7 +937,7 @@ impl __rt::SchemaType for InputRequiredResult {
 }
 #[doc(hidden)]
 impl __p::Shape for InputRequiredResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType"],
@@ -948,7 +949,7 @@ impl __p::Shape for InputRequiredResult {
             &[("resultType", true, __p::Lit::Str("input_required"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType"],
@@ -965,11 +966,11 @@ impl __p::Shape for InputRequiredResult {
     }
 }
 impl __v::Validate for InputRequiredResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequiredResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "inputRequests" => __f[2usize] = Some(x),
@@ -1196,7 +1197,7 @@ impl __rt::SchemaType for InputResponseRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for InputResponseRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta"],
@@ -1208,16 +1209,16 @@ impl __p::Shape for InputResponseRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["_meta"], &[])
     }
 }
 impl __v::Validate for InputResponseRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "inputResponses" => __f[1usize] = Some(x),
                 "requestState" => __f[2usize] = Some(x),
@@ -1452,7 +1453,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "uri"],
@@ -1465,16 +1466,16 @@ impl __p::Shape for ReadResourceRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["_meta", "uri"], &[])
     }
 }
 impl __v::Validate for ReadResourceRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 "inputResponses" => __f[2usize] = Some(x),
@@ -1714,7 +1715,7 @@ impl __rt::SchemaType for ReadResourceRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -1728,7 +1729,7 @@ impl __p::Shape for ReadResourceRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -1740,11 +1741,11 @@ impl __p::Shape for ReadResourceRequest {
     }
 }
 impl __v::Validate for ReadResourceRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2011,7 +2012,7 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["ttlMs", "cacheScope", "contents"],
@@ -2031,7 +2032,7 @@ impl __p::Shape for ReadResourceResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["ttlMs", "cacheScope", "contents"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -2044,11 +2045,11 @@ impl __p::Shape for ReadResourceResult {
     }
 }
 impl __v::Validate for ReadResourceResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "ttlMs" => __f[2usize] = Some(x),
@@ -2162,7 +2163,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -2171,7 +2172,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -2352,7 +2353,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -2367,11 +2368,12 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "annotations" => 0x2,
                     "blob" => 0x4,
@@ -2386,13 +2388,13 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x500, 0x7fb, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x404, 0x6ff, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x500, 0x7fb, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x404, 0x6ff, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -2583,7 +2585,7 @@ impl __rt::SchemaType for ReadResourceResultResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2597,7 +2599,7 @@ impl __p::Shape for ReadResourceResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2606,11 +2608,11 @@ impl __p::Shape for ReadResourceResultResponse {
     }
 }
 impl __v::Validate for ReadResourceResultResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -2685,7 +2687,7 @@ impl __rt::SchemaType for ReadResourceResultResponseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultResponseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <ReadResourceResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
@@ -2694,7 +2696,7 @@ impl __p::Shape for ReadResourceResultResponseResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <ReadResourceResult as __p::Shape>::fits(v),
             <InputRequiredResult as __p::Shape>::fits(v),
@@ -2833,9 +2835,9 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     }
 }
 impl __v::Validate for ReadResourceResultResponseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResultResponseResult") else { return };
-        match o.get("resultType").map(serde_json::Value::as_str) {
+        match o.get("resultType").map(crate::tree::Node::as_str) {
             Some(Some("input_required")) => {
                 <InputRequiredResult as __v::Validate>::validate_json(v, cx)
             }
@@ -3173,7 +3175,7 @@ impl __rt::SchemaType for TextResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for TextResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
@@ -3192,7 +3194,7 @@ impl __p::Shape for TextResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3216,11 +3218,11 @@ impl __p::Shape for TextResourceContents {
     }
 }
 impl __v::Validate for TextResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 10usize] = [None; 10usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "title" => __f[0usize] = Some(x),
                 "icons" => __f[1usize] = Some(x),
                 "uri" => __f[2usize] = Some(x),
@@ -3669,7 +3671,7 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
@@ -3688,7 +3690,7 @@ impl __p::Shape for BlobResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3712,11 +3714,11 @@ impl __p::Shape for BlobResourceContents {
     }
 }
 impl __v::Validate for BlobResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 10usize] = [None; 10usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "title" => __f[0usize] = Some(x),
                 "icons" => __f[1usize] = Some(x),
                 "uri" => __f[2usize] = Some(x),
@@ -4055,7 +4057,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "name"],
@@ -4069,16 +4071,16 @@ impl __p::Shape for GetPromptRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
 impl __v::Validate for GetPromptRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "inputResponses" => __f[1usize] = Some(x),
                 "requestState" => __f[2usize] = Some(x),
@@ -4325,7 +4327,7 @@ impl __rt::SchemaType for GetPromptRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4339,7 +4341,7 @@ impl __p::Shape for GetPromptRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4351,11 +4353,11 @@ impl __p::Shape for GetPromptRequest {
     }
 }
 impl __v::Validate for GetPromptRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -4587,7 +4589,7 @@ impl __rt::SchemaType for GetPromptResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
@@ -4600,7 +4602,7 @@ impl __p::Shape for GetPromptResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -4613,11 +4615,11 @@ impl __p::Shape for GetPromptResult {
     }
 }
 impl __v::Validate for GetPromptResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -4843,7 +4845,7 @@ impl __rt::SchemaType for GetPromptResultResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResultResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -4857,7 +4859,7 @@ impl __p::Shape for GetPromptResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -4866,11 +4868,11 @@ impl __p::Shape for GetPromptResultResponse {
     }
 }
 impl __v::Validate for GetPromptResultResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -4945,7 +4947,7 @@ impl __rt::SchemaType for GetPromptResultResponseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResultResponseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <GetPromptResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
@@ -4954,7 +4956,7 @@ impl __p::Shape for GetPromptResultResponseResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <GetPromptResult as __p::Shape>::fits(v),
             <InputRequiredResult as __p::Shape>::fits(v),
@@ -5091,9 +5093,9 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     }
 }
 impl __v::Validate for GetPromptResultResponseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResultResponseResult") else { return };
-        match o.get("resultType").map(serde_json::Value::as_str) {
+        match o.get("resultType").map(crate::tree::Node::as_str) {
             Some(Some("input_required")) => {
                 <InputRequiredResult as __v::Validate>::validate_json(v, cx)
             }
@@ -5255,7 +5257,7 @@ impl __rt::SchemaType for PromptMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -5266,16 +5268,16 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for PromptMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -5462,7 +5464,7 @@ impl __rt::SchemaType for EmbeddedResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -5473,7 +5475,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -5482,11 +5484,11 @@ impl __p::Shape for EmbeddedResource {
     }
 }
 impl __v::Validate for EmbeddedResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "resource" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -5567,7 +5569,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -5576,7 +5578,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -5754,7 +5756,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -5769,11 +5771,12 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "annotations" => 0x2,
                     "blob" => 0x4,
@@ -5788,13 +5791,13 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x500, 0x7fb, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x404, 0x6ff, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x500, 0x7fb, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x404, 0x6ff, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -6053,7 +6056,7 @@ impl __rt::SchemaType for CallToolResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -6070,7 +6073,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -6083,11 +6086,11 @@ impl __p::Shape for CallToolResult {
     }
 }
 impl __v::Validate for CallToolResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -6319,7 +6322,7 @@ impl __rt::SchemaType for CallToolResultResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResultResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -6333,7 +6336,7 @@ impl __p::Shape for CallToolResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -6342,11 +6345,11 @@ impl __p::Shape for CallToolResultResponse {
     }
 }
 impl __v::Validate for CallToolResultResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -6421,7 +6424,7 @@ impl __rt::SchemaType for CallToolResultResponseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResultResponseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CallToolResult as __p::Shape>::score(v),
             <InputRequiredResult as __p::Shape>::score(v),
@@ -6430,7 +6433,7 @@ impl __p::Shape for CallToolResultResponseResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CallToolResult as __p::Shape>::fits(v),
             <InputRequiredResult as __p::Shape>::fits(v),
@@ -6567,9 +6570,9 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     }
 }
 impl __v::Validate for CallToolResultResponseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultResponseResult") else { return };
-        match o.get("resultType").map(serde_json::Value::as_str) {
+        match o.get("resultType").map(crate::tree::Node::as_str) {
             Some(Some("input_required")) => {
                 <InputRequiredResult as __v::Validate>::validate_json(v, cx)
             }
@@ -6797,7 +6800,7 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "name"],
@@ -6811,16 +6814,16 @@ impl __p::Shape for CallToolRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["_meta", "name"], &[])
     }
 }
 impl __v::Validate for CallToolRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "inputResponses" => __f[1usize] = Some(x),
                 "requestState" => __f[2usize] = Some(x),
@@ -7067,7 +7070,7 @@ impl __rt::SchemaType for CallToolRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7081,7 +7084,7 @@ impl __p::Shape for CallToolRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -7093,11 +7096,11 @@ impl __p::Shape for CallToolRequest {
     }
 }
 impl __v::Validate for CallToolRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -7456,7 +7459,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
@@ -7479,16 +7482,16 @@ impl __p::Shape for CreateMessageRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 impl __v::Validate for CreateMessageRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 10usize] = [None; 10usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "messages" => __f[0usize] = Some(x),
                 "modelPreferences" => __f[1usize] = Some(x),
                 "systemPrompt" => __f[2usize] = Some(x),
@@ -7768,7 +7771,7 @@ impl __rt::SchemaType for CreateMessageRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7776,7 +7779,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7785,11 +7788,11 @@ impl __p::Shape for CreateMessageRequest {
     }
 }
 impl __v::Validate for CreateMessageRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -8029,7 +8032,7 @@ impl __rt::SchemaType for CreateMessageResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -8046,7 +8049,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -8059,11 +8062,11 @@ impl __p::Shape for CreateMessageResult {
     }
 }
 impl __v::Validate for CreateMessageResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -8283,7 +8286,7 @@ impl __rt::SchemaType for SamplingMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -8295,16 +8298,16 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for SamplingMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -8390,7 +8393,7 @@ impl __rt::SchemaType for SamplingMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::score(v),
             <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
@@ -8399,7 +8402,7 @@ impl __p::Shape for SamplingMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::fits(v),
             <Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
@@ -8475,7 +8478,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl __v::Validate for SamplingMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -8488,16 +8491,16 @@ impl __v::Validate for SamplingMessageContent {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => fail(cx),
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => fail(cx),
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => {
+            crate::tree::Kind::Object(_) => {
                 <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
             }
         }
@@ -8611,7 +8614,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContentBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -8623,7 +8626,7 @@ impl __p::Shape for SamplingMessageContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -8814,9 +8817,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessageContentBlock") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -8932,7 +8935,7 @@ impl __rt::SchemaType for ContentBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for ContentBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -8944,7 +8947,7 @@ impl __p::Shape for ContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -9119,9 +9122,9 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl __v::Validate for ContentBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ContentBlock") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -9403,7 +9406,7 @@ impl __rt::SchemaType for ToolResultContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolResultContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "toolUseId", "content"],
@@ -9420,7 +9423,7 @@ impl __p::Shape for ToolResultContent {
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "toolUseId", "content"],
@@ -9429,11 +9432,11 @@ impl __p::Shape for ToolResultContent {
     }
 }
 impl __v::Validate for ToolResultContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "toolUseId" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -9599,7 +9602,7 @@ impl __rt::SchemaType for ClientRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <DiscoverRequest as __p::Shape>::score(v),
             <CompleteRequest as __p::Shape>::score(v),
@@ -9617,7 +9620,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <DiscoverRequest as __p::Shape>::fits(v),
             <CompleteRequest as __p::Shape>::fits(v),
@@ -9901,9 +9904,9 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl __v::Validate for ClientRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("server/discover")) => {
                 <DiscoverRequest as __v::Validate>::validate_json(v, cx)
             }
@@ -10147,7 +10150,7 @@ impl __rt::SchemaType for ServerResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <DiscoverResult as __p::Shape>::score(v),
@@ -10167,7 +10170,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <DiscoverResult as __p::Shape>::fits(v),
@@ -10715,7 +10718,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     }
 }
 impl __v::Validate for ServerResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -10728,11 +10731,12 @@ impl __v::KeyedCheck for ServerResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "cacheScope" => 0x2,
                     "capabilities" => 0x4,
@@ -10774,33 +10778,33 @@ impl __v::KeyedCheck for ServerResult {
                 "tools",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x20001, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x20001, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x280006, 0x2a0107, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x20009, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x20441, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x202002, 0x223003, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x208002, 0x229003, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x210002, 0x231003, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x200022, 0x220023, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x1, 0x20001, &[]);
-        out[9usize] = __v::rank_by_bits(o, present, 0x10, 0x60211, &[]);
-        out[10usize] = __v::rank_by_bits(o, present, 0x300002, 0x321003, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x280006, 0x2a0107, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x8, 0x20009, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x400, 0x20441, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0x202002, 0x223003, &[]);
+        out[5usize] = __v::rank_by_bits(*o, present, 0x208002, 0x229003, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x210002, 0x231003, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0x200022, 0x220023, &[]);
+        out[8usize] = __v::rank_by_bits(*o, present, 0x1, 0x20001, &[]);
+        out[9usize] = __v::rank_by_bits(*o, present, 0x10, 0x60211, &[]);
+        out[10usize] = __v::rank_by_bits(*o, present, 0x300002, 0x321003, &[]);
         out[11usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x20000,
             0x4081,
             &[("resultType", 0x20000, true, __p::Lit::Str("input_required"))],
         );
-        out[12usize] = __v::rank_by_bits(o, present, 0x800, 0x20801, &[]);
+        out[12usize] = __v::rank_by_bits(*o, present, 0x800, 0x20801, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -11082,7 +11086,7 @@ impl __rt::SchemaType for ReadResourceMetadataRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11099,7 +11103,7 @@ impl __p::Shape for ReadResourceMetadataRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -11111,11 +11115,11 @@ impl __p::Shape for ReadResourceMetadataRequest {
     }
 }
 impl __v::Validate for ReadResourceMetadataRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -11299,7 +11303,7 @@ impl __rt::SchemaType for ReadResourceMetadataRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["_meta", "uri"],
@@ -11310,16 +11314,16 @@ impl __p::Shape for ReadResourceMetadataRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["_meta", "uri"], &[])
     }
 }
 impl __v::Validate for ReadResourceMetadataRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -11529,7 +11533,7 @@ impl __rt::SchemaType for ReadResourceMetadataResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["metadata"],
@@ -11541,7 +11545,7 @@ impl __p::Shape for ReadResourceMetadataResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["metadata"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11549,11 +11553,11 @@ impl __p::Shape for ReadResourceMetadataResult {
     }
 }
 impl __v::Validate for ReadResourceMetadataResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "metadata" => __f[2usize] = Some(x),
@@ -11764,7 +11768,7 @@ impl __rt::SchemaType for ReadResourceMetadataResultResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataResultResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -11775,7 +11779,7 @@ impl __p::Shape for ReadResourceMetadataResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -11784,11 +11788,11 @@ impl __p::Shape for ReadResourceMetadataResultResponse {
     }
 }
 impl __v::Validate for ReadResourceMetadataResultResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataResultResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),

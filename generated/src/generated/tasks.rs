@@ -102,7 +102,7 @@ impl __rt::SchemaType for TaskStatus {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskStatus {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -116,7 +116,7 @@ impl __p::Shape for TaskStatus {
     }
 }
 impl __v::Validate for TaskStatus {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -384,7 +384,7 @@ impl __rt::SchemaType for Task {
 }
 #[doc(hidden)]
 impl __p::Shape for Task {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -400,7 +400,7 @@ impl __p::Shape for Task {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -409,11 +409,11 @@ impl __p::Shape for Task {
     }
 }
 impl __v::Validate for Task {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Task") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -742,7 +742,7 @@ impl __rt::SchemaType for WorkingTask {
 }
 #[doc(hidden)]
 impl __p::Shape for WorkingTask {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -757,7 +757,7 @@ impl __p::Shape for WorkingTask {
             &[("status", true, __p::Lit::Str("working"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -766,11 +766,11 @@ impl __p::Shape for WorkingTask {
     }
 }
 impl __v::Validate for WorkingTask {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WorkingTask") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -1119,7 +1119,7 @@ impl __rt::SchemaType for InputRequiredTask {
 }
 #[doc(hidden)]
 impl __p::Shape for InputRequiredTask {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[
@@ -1145,7 +1145,7 @@ impl __p::Shape for InputRequiredTask {
             &[("status", true, __p::Lit::Str("input_required"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &[
@@ -1161,11 +1161,11 @@ impl __p::Shape for InputRequiredTask {
     }
 }
 impl __v::Validate for InputRequiredTask {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequiredTask") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -1520,7 +1520,7 @@ impl __rt::SchemaType for CompletedTask {
 }
 #[doc(hidden)]
 impl __p::Shape for CompletedTask {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
@@ -1536,7 +1536,7 @@ impl __p::Shape for CompletedTask {
             &[("status", true, __p::Lit::Str("completed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "result"],
@@ -1545,11 +1545,11 @@ impl __p::Shape for CompletedTask {
     }
 }
 impl __v::Validate for CompletedTask {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompletedTask") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -1902,7 +1902,7 @@ impl __rt::SchemaType for FailedTask {
 }
 #[doc(hidden)]
 impl __p::Shape for FailedTask {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
@@ -1918,7 +1918,7 @@ impl __p::Shape for FailedTask {
             &[("status", true, __p::Lit::Str("failed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "error"],
@@ -1927,11 +1927,11 @@ impl __p::Shape for FailedTask {
     }
 }
 impl __v::Validate for FailedTask {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "FailedTask") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -2269,7 +2269,7 @@ impl __rt::SchemaType for CancelledTask {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledTask {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -2284,7 +2284,7 @@ impl __p::Shape for CancelledTask {
             &[("status", true, __p::Lit::Str("cancelled"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -2293,11 +2293,11 @@ impl __p::Shape for CancelledTask {
     }
 }
 impl __v::Validate for CancelledTask {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledTask") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -2445,7 +2445,7 @@ impl __rt::SchemaType for DetailedTask {
 }
 #[doc(hidden)]
 impl __p::Shape for DetailedTask {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <WorkingTask as __p::Shape>::score(v),
             <InputRequiredTask as __p::Shape>::score(v),
@@ -2457,7 +2457,7 @@ impl __p::Shape for DetailedTask {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <WorkingTask as __p::Shape>::fits(v),
             <InputRequiredTask as __p::Shape>::fits(v),
@@ -2636,9 +2636,9 @@ impl<'de> serde::Deserialize<'de> for DetailedTask {
     }
 }
 impl __v::Validate for DetailedTask {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DetailedTask") else { return };
-        match o.get("status").map(serde_json::Value::as_str) {
+        match o.get("status").map(crate::tree::Node::as_str) {
             Some(Some("working")) => <WorkingTask as __v::Validate>::validate_json(v, cx),
             Some(Some("input_required")) => {
                 <InputRequiredTask as __v::Validate>::validate_json(v, cx)
@@ -2773,7 +2773,7 @@ impl __rt::SchemaType for DetailedTaskStatus {
 }
 #[doc(hidden)]
 impl __p::Shape for DetailedTaskStatus {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -2787,7 +2787,7 @@ impl __p::Shape for DetailedTaskStatus {
     }
 }
 impl __v::Validate for DetailedTaskStatus {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -3094,7 +3094,7 @@ impl __rt::SchemaType for CreateTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -3115,7 +3115,7 @@ impl __p::Shape for CreateTaskResult {
             &[("resultType", true, __p::Lit::Str("task"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -3124,11 +3124,11 @@ impl __p::Shape for CreateTaskResult {
     }
 }
 impl __v::Validate for CreateTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 9usize] = [None; 9usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "taskId" => __f[2usize] = Some(x),
@@ -3410,7 +3410,7 @@ impl __rt::SchemaType for GetTaskRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -3424,7 +3424,7 @@ impl __p::Shape for GetTaskRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -3436,11 +3436,11 @@ impl __p::Shape for GetTaskRequest {
     }
 }
 impl __v::Validate for GetTaskRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -3608,7 +3608,7 @@ impl __rt::SchemaType for GetTaskRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
@@ -3616,16 +3616,16 @@ impl __p::Shape for GetTaskRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
 impl __v::Validate for GetTaskRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -3980,7 +3980,7 @@ impl __rt::SchemaType for GetTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -4007,7 +4007,7 @@ impl __p::Shape for GetTaskResult {
             &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -4016,11 +4016,11 @@ impl __p::Shape for GetTaskResult {
     }
 }
 impl __v::Validate for GetTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 12usize] = [None; 12usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 12usize] = [None; 12usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 "taskId" => __f[2usize] = Some(x),
@@ -4350,7 +4350,7 @@ impl __rt::SchemaType for UpdateTaskRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for UpdateTaskRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4364,7 +4364,7 @@ impl __p::Shape for UpdateTaskRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4376,11 +4376,11 @@ impl __p::Shape for UpdateTaskRequest {
     }
 }
 impl __v::Validate for UpdateTaskRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UpdateTaskRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -4568,7 +4568,7 @@ impl __rt::SchemaType for UpdateTaskRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for UpdateTaskRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "inputResponses"],
@@ -4582,16 +4582,16 @@ impl __p::Shape for UpdateTaskRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId", "inputResponses"], &[])
     }
 }
 impl __v::Validate for UpdateTaskRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UpdateTaskRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "inputResponses" => __f[1usize] = Some(x),
                 _ => {}
@@ -4751,7 +4751,7 @@ impl __rt::SchemaType for UpdateTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for UpdateTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType"],
@@ -4765,7 +4765,7 @@ impl __p::Shape for UpdateTaskResult {
             &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType"],
@@ -4774,11 +4774,11 @@ impl __p::Shape for UpdateTaskResult {
     }
 }
 impl __v::Validate for UpdateTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UpdateTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 _ => {}
@@ -4992,7 +4992,7 @@ impl __rt::SchemaType for CancelTaskRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelTaskRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -5006,7 +5006,7 @@ impl __p::Shape for CancelTaskRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -5018,11 +5018,11 @@ impl __p::Shape for CancelTaskRequest {
     }
 }
 impl __v::Validate for CancelTaskRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -5190,7 +5190,7 @@ impl __rt::SchemaType for CancelTaskRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelTaskRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
@@ -5198,16 +5198,16 @@ impl __p::Shape for CancelTaskRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
 impl __v::Validate for CancelTaskRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5359,7 +5359,7 @@ impl __rt::SchemaType for CancelTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resultType"],
@@ -5373,7 +5373,7 @@ impl __p::Shape for CancelTaskResult {
             &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["resultType"],
@@ -5382,11 +5382,11 @@ impl __p::Shape for CancelTaskResult {
     }
 }
 impl __v::Validate for CancelTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "resultType" => __f[1usize] = Some(x),
                 _ => {}
@@ -5752,7 +5752,7 @@ impl __rt::SchemaType for TaskStatusNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskStatusNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -5779,7 +5779,7 @@ impl __p::Shape for TaskStatusNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"],
@@ -5788,11 +5788,11 @@ impl __p::Shape for TaskStatusNotificationParams {
     }
 }
 impl __v::Validate for TaskStatusNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 11usize] = [None; 11usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 11usize] = [None; 11usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "taskId" => __f[1usize] = Some(x),
                 "status" => __f[2usize] = Some(x),
@@ -6105,7 +6105,7 @@ impl __rt::SchemaType for TaskStatusNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskStatusNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -6122,7 +6122,7 @@ impl __p::Shape for TaskStatusNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -6135,11 +6135,11 @@ impl __p::Shape for TaskStatusNotification {
     }
 }
 impl __v::Validate for TaskStatusNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -6301,7 +6301,7 @@ impl __rt::SchemaType for TaskSubscriptionNotifications {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskSubscriptionNotifications {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6309,16 +6309,16 @@ impl __p::Shape for TaskSubscriptionNotifications {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for TaskSubscriptionNotifications {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskSubscriptionNotifications") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskIds" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6459,7 +6459,7 @@ impl __rt::SchemaType for TaskSubscriptionAcknowledgedNotifications {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskSubscriptionAcknowledgedNotifications {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6467,18 +6467,18 @@ impl __p::Shape for TaskSubscriptionAcknowledgedNotifications {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for TaskSubscriptionAcknowledgedNotifications {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskSubscriptionAcknowledgedNotifications") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskIds" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6547,7 +6547,7 @@ impl __rt::SchemaType for CallToolOutcome {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolOutcome {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <crate::v2026_07_28::CallToolResult as __p::Shape>::score(v),
             <crate::v2026_07_28::InputRequiredResult as __p::Shape>::score(v),
@@ -6557,7 +6557,7 @@ impl __p::Shape for CallToolOutcome {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <crate::v2026_07_28::CallToolResult as __p::Shape>::fits(v),
             <crate::v2026_07_28::InputRequiredResult as __p::Shape>::fits(v),
@@ -6704,9 +6704,9 @@ impl<'de> serde::Deserialize<'de> for CallToolOutcome {
     }
 }
 impl __v::Validate for CallToolOutcome {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolOutcome") else { return };
-        match o.get("resultType").map(serde_json::Value::as_str) {
+        match o.get("resultType").map(crate::tree::Node::as_str) {
             Some(Some("input_required")) => {
                 <crate::v2026_07_28::InputRequiredResult as __v::Validate>::validate_json(
                     v,

@@ -67,7 +67,7 @@ impl __rt::SchemaType for JSONRPCMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -78,7 +78,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -298,7 +298,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl __v::Validate for JSONRPCMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -313,11 +313,12 @@ impl __v::KeyedCheck for JSONRPCMessage {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "error" => 0x1,
                     "id" => 0x2,
                     "jsonrpc" => 0x4,
@@ -328,14 +329,14 @@ impl __v::KeyedCheck for JSONRPCMessage {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xe,
             0x1a,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xc,
             0x18,
@@ -345,14 +346,14 @@ impl __v::KeyedCheck for JSONRPCMessage {
             ],
         );
         out[2usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x26,
             0x22,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[3usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x7,
             0x3,
@@ -362,7 +363,7 @@ impl __v::KeyedCheck for JSONRPCMessage {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -449,13 +450,13 @@ impl __rt::SchemaType for ProgressToken {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressToken {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -547,7 +548,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl __v::Validate for ProgressToken {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -559,18 +560,18 @@ impl __v::Validate for ProgressToken {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -730,7 +731,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -741,16 +742,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -898,7 +899,7 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -906,16 +907,16 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParamsMeta {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1050,7 +1051,7 @@ impl __rt::SchemaType for RequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1058,16 +1059,16 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1226,7 +1227,7 @@ impl __rt::SchemaType for Notification {
 }
 #[doc(hidden)]
 impl __p::Shape for Notification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1237,16 +1238,16 @@ impl __p::Shape for Notification {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Notification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1397,7 +1398,7 @@ impl __rt::SchemaType for NotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for NotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1405,16 +1406,16 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for NotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1554,7 +1555,7 @@ impl __rt::SchemaType for BaseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1562,7 +1563,7 @@ impl __p::Shape for BaseResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1570,11 +1571,11 @@ impl __p::Shape for BaseResult {
     }
 }
 impl __v::Validate for BaseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1636,13 +1637,13 @@ impl __rt::SchemaType for RequestId {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestId {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -1732,7 +1733,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     }
 }
 impl __v::Validate for RequestId {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -1744,18 +1745,18 @@ impl __v::Validate for RequestId {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -1945,7 +1946,7 @@ impl __rt::SchemaType for JSONRPCRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1957,7 +1958,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1974,11 +1975,11 @@ impl __p::Shape for JSONRPCRequest {
     }
 }
 impl __v::Validate for JSONRPCRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2189,7 +2190,7 @@ impl __rt::SchemaType for JSONRPCNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -2203,7 +2204,7 @@ impl __p::Shape for JSONRPCNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -2226,11 +2227,11 @@ impl __p::Shape for JSONRPCNotification {
     }
 }
 impl __v::Validate for JSONRPCNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2426,7 +2427,7 @@ impl __rt::SchemaType for JSONRPCResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2437,7 +2438,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2454,11 +2455,11 @@ impl __p::Shape for JSONRPCResponse {
     }
 }
 impl __v::Validate for JSONRPCResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -2655,7 +2656,7 @@ impl __rt::SchemaType for JSONRPCError {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -2666,7 +2667,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -2683,11 +2684,11 @@ impl __p::Shape for JSONRPCError {
     }
 }
 impl __v::Validate for JSONRPCError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "error" => __f[2usize] = Some(x),
@@ -2891,7 +2892,7 @@ impl __rt::SchemaType for JSONRPCErrorError {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCErrorError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
@@ -2903,16 +2904,16 @@ impl __p::Shape for JSONRPCErrorError {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
 impl __v::Validate for JSONRPCErrorError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -3094,7 +3095,7 @@ impl __rt::SchemaType for CancelledNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3102,7 +3103,7 @@ impl __p::Shape for CancelledNotification {
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3111,11 +3112,11 @@ impl __p::Shape for CancelledNotification {
     }
 }
 impl __v::Validate for CancelledNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -3285,7 +3286,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
@@ -3296,16 +3297,16 @@ impl __p::Shape for CancelledNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
 impl __v::Validate for CancelledNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "requestId" => __f[0usize] = Some(x),
                 "reason" => __f[1usize] = Some(x),
                 _ => {}
@@ -3474,7 +3475,7 @@ impl __rt::SchemaType for InitializeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3482,7 +3483,7 @@ impl __p::Shape for InitializeRequest {
             &[("method", true, __p::Lit::Str("initialize"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3491,11 +3492,11 @@ impl __p::Shape for InitializeRequest {
     }
 }
 impl __v::Validate for InitializeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -3679,7 +3680,7 @@ impl __rt::SchemaType for InitializeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
@@ -3694,16 +3695,16 @@ impl __p::Shape for InitializeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 impl __v::Validate for InitializeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "protocolVersion" => __f[0usize] = Some(x),
                 "capabilities" => __f[1usize] = Some(x),
                 "clientInfo" => __f[2usize] = Some(x),
@@ -3933,7 +3934,7 @@ impl __rt::SchemaType for InitializeResult {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -3950,7 +3951,7 @@ impl __p::Shape for InitializeResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3963,11 +3964,11 @@ impl __p::Shape for InitializeResult {
     }
 }
 impl __v::Validate for InitializeResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "protocolVersion" => __f[1usize] = Some(x),
                 "capabilities" => __f[2usize] = Some(x),
@@ -4167,7 +4168,7 @@ impl __rt::SchemaType for InitializedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -4175,7 +4176,7 @@ impl __p::Shape for InitializedNotification {
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -4184,11 +4185,11 @@ impl __p::Shape for InitializedNotification {
     }
 }
 impl __v::Validate for InitializedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -4373,7 +4374,7 @@ impl __rt::SchemaType for ClientCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4388,16 +4389,16 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 "sampling" => __f[2usize] = Some(x),
@@ -4571,7 +4572,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4579,16 +4580,16 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesRoots {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -4798,7 +4799,7 @@ impl __rt::SchemaType for ServerCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4818,16 +4819,16 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "logging" => __f[1usize] = Some(x),
                 "prompts" => __f[2usize] = Some(x),
@@ -5021,7 +5022,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5029,16 +5030,16 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesPrompts {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5197,7 +5198,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5208,16 +5209,16 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesResources {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "subscribe" => __f[0usize] = Some(x),
                 "listChanged" => __f[1usize] = Some(x),
                 _ => {}
@@ -5372,7 +5373,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5380,16 +5381,16 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5543,7 +5544,7 @@ impl __rt::SchemaType for Implementation {
 }
 #[doc(hidden)]
 impl __p::Shape for Implementation {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
@@ -5554,16 +5555,16 @@ impl __p::Shape for Implementation {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
 impl __v::Validate for Implementation {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "version" => __f[1usize] = Some(x),
                 _ => {}
@@ -5722,7 +5723,7 @@ impl __rt::SchemaType for PingRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PingRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -5730,16 +5731,16 @@ impl __p::Shape for PingRequest {
             &[("method", true, __p::Lit::Str("ping"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
 impl __v::Validate for PingRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -5911,7 +5912,7 @@ impl __rt::SchemaType for ProgressNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -5919,7 +5920,7 @@ impl __p::Shape for ProgressNotification {
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -5928,11 +5929,11 @@ impl __p::Shape for ProgressNotification {
     }
 }
 impl __v::Validate for ProgressNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6120,7 +6121,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
@@ -6132,16 +6133,16 @@ impl __p::Shape for ProgressNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 impl __v::Validate for ProgressNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 "progress" => __f[1usize] = Some(x),
                 "total" => __f[2usize] = Some(x),
@@ -6317,7 +6318,7 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6328,16 +6329,16 @@ impl __p::Shape for PaginatedRequest {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for PaginatedRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6487,7 +6488,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6495,16 +6496,16 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "cursor" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6661,7 +6662,7 @@ impl __rt::SchemaType for PaginatedResult {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6672,16 +6673,16 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 _ => {}
@@ -6854,7 +6855,7 @@ impl __rt::SchemaType for ListResourcesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6862,7 +6863,7 @@ impl __p::Shape for ListResourcesRequest {
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -6871,11 +6872,11 @@ impl __p::Shape for ListResourcesRequest {
     }
 }
 impl __v::Validate for ListResourcesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7070,7 +7071,7 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
@@ -7082,7 +7083,7 @@ impl __p::Shape for ListResourcesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -7090,11 +7091,11 @@ impl __p::Shape for ListResourcesResult {
     }
 }
 impl __v::Validate for ListResourcesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resources" => __f[2usize] = Some(x),
@@ -7276,7 +7277,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7284,7 +7285,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7293,11 +7294,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
     }
 }
 impl __v::Validate for ListResourceTemplatesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7494,7 +7495,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -7509,7 +7510,7 @@ impl __p::Shape for ListResourceTemplatesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -7522,11 +7523,11 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resourceTemplates" => __f[2usize] = Some(x),
@@ -7712,7 +7713,7 @@ impl __rt::SchemaType for ReadResourceRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -7720,7 +7721,7 @@ impl __p::Shape for ReadResourceRequest {
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -7729,11 +7730,11 @@ impl __p::Shape for ReadResourceRequest {
     }
 }
 impl __v::Validate for ReadResourceRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7885,7 +7886,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -7893,16 +7894,16 @@ impl __p::Shape for ReadResourceRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ReadResourceRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -8064,7 +8065,7 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -8078,7 +8079,7 @@ impl __p::Shape for ReadResourceResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -8086,11 +8087,11 @@ impl __p::Shape for ReadResourceResult {
     }
 }
 impl __v::Validate for ReadResourceResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "contents" => __f[1usize] = Some(x),
                 _ => {}
@@ -8161,7 +8162,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -8170,7 +8171,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -8351,7 +8352,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -8366,11 +8367,12 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "blob" => 0x1,
                     "mimeType" => 0x2,
                     "text" => 0x4,
@@ -8378,13 +8380,13 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0xc, 0xe, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x9, 0xb, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0xc, 0xe, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x9, 0xb, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -8553,7 +8555,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -8561,7 +8563,7 @@ impl __p::Shape for ResourceListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -8570,11 +8572,11 @@ impl __p::Shape for ResourceListChangedNotification {
     }
 }
 impl __v::Validate for ResourceListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -8741,7 +8743,7 @@ impl __rt::SchemaType for SubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -8749,7 +8751,7 @@ impl __p::Shape for SubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -8758,11 +8760,11 @@ impl __p::Shape for SubscribeRequest {
     }
 }
 impl __v::Validate for SubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -8914,7 +8916,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -8922,16 +8924,16 @@ impl __p::Shape for SubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for SubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9091,7 +9093,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9099,7 +9101,7 @@ impl __p::Shape for UnsubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9108,11 +9110,11 @@ impl __p::Shape for UnsubscribeRequest {
     }
 }
 impl __v::Validate for UnsubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9264,7 +9266,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9272,16 +9274,16 @@ impl __p::Shape for UnsubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for UnsubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9445,7 +9447,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9458,7 +9460,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9467,11 +9469,11 @@ impl __p::Shape for ResourceUpdatedNotification {
     }
 }
 impl __v::Validate for ResourceUpdatedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9623,7 +9625,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9631,16 +9633,16 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceUpdatedNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9875,7 +9877,7 @@ impl __rt::SchemaType for Resource {
 }
 #[doc(hidden)]
 impl __p::Shape for Resource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "name"],
@@ -9890,16 +9892,16 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "name"], &[])
     }
 }
 impl __v::Validate for Resource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "annotations" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 "name" => __f[2usize] = Some(x),
@@ -10181,7 +10183,7 @@ impl __rt::SchemaType for ResourceTemplate {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uriTemplate", "name"],
@@ -10195,16 +10197,16 @@ impl __p::Shape for ResourceTemplate {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uriTemplate", "name"], &[])
     }
 }
 impl __v::Validate for ResourceTemplate {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "annotations" => __f[0usize] = Some(x),
                 "uriTemplate" => __f[1usize] = Some(x),
                 "name" => __f[2usize] = Some(x),
@@ -10415,7 +10417,7 @@ impl __rt::SchemaType for ResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -10426,16 +10428,16 @@ impl __p::Shape for ResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 _ => {}
@@ -10624,7 +10626,7 @@ impl __rt::SchemaType for TextResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for TextResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
@@ -10636,7 +10638,7 @@ impl __p::Shape for TextResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -10644,11 +10646,11 @@ impl __p::Shape for TextResourceContents {
     }
 }
 impl __v::Validate for TextResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "text" => __f[2usize] = Some(x),
@@ -10854,7 +10856,7 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
@@ -10866,7 +10868,7 @@ impl __p::Shape for BlobResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -10874,11 +10876,11 @@ impl __p::Shape for BlobResourceContents {
     }
 }
 impl __v::Validate for BlobResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "blob" => __f[2usize] = Some(x),
@@ -11063,7 +11065,7 @@ impl __rt::SchemaType for ListPromptsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -11071,7 +11073,7 @@ impl __p::Shape for ListPromptsRequest {
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -11080,11 +11082,11 @@ impl __p::Shape for ListPromptsRequest {
     }
 }
 impl __v::Validate for ListPromptsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -11276,7 +11278,7 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
@@ -11288,7 +11290,7 @@ impl __p::Shape for ListPromptsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11296,11 +11298,11 @@ impl __p::Shape for ListPromptsResult {
     }
 }
 impl __v::Validate for ListPromptsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "prompts" => __f[2usize] = Some(x),
@@ -11481,7 +11483,7 @@ impl __rt::SchemaType for GetPromptRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -11489,7 +11491,7 @@ impl __p::Shape for GetPromptRequest {
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -11498,11 +11500,11 @@ impl __p::Shape for GetPromptRequest {
     }
 }
 impl __v::Validate for GetPromptRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -11670,7 +11672,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -11681,16 +11683,16 @@ impl __p::Shape for GetPromptRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for GetPromptRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "arguments" => __f[1usize] = Some(x),
                 _ => {}
@@ -11879,7 +11881,7 @@ impl __rt::SchemaType for GetPromptResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
@@ -11891,7 +11893,7 @@ impl __p::Shape for GetPromptResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11899,11 +11901,11 @@ impl __p::Shape for GetPromptResult {
     }
 }
 impl __v::Validate for GetPromptResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "messages" => __f[2usize] = Some(x),
@@ -12104,7 +12106,7 @@ impl __rt::SchemaType for Prompt {
 }
 #[doc(hidden)]
 impl __p::Shape for Prompt {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12116,16 +12118,16 @@ impl __p::Shape for Prompt {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for Prompt {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "arguments" => __f[2usize] = Some(x),
@@ -12325,7 +12327,7 @@ impl __rt::SchemaType for PromptArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12337,16 +12339,16 @@ impl __p::Shape for PromptArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for PromptArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -12459,7 +12461,7 @@ impl __rt::SchemaType for Role {
 }
 #[doc(hidden)]
 impl __p::Shape for Role {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -12473,7 +12475,7 @@ impl __p::Shape for Role {
     }
 }
 impl __v::Validate for Role {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -12635,7 +12637,7 @@ impl __rt::SchemaType for PromptMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -12646,16 +12648,16 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for PromptMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -12731,7 +12733,7 @@ impl __rt::SchemaType for PromptMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -12741,7 +12743,7 @@ impl __p::Shape for PromptMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -12896,9 +12898,9 @@ impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     }
 }
 impl __v::Validate for PromptMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessageContent") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("resource")) => {
@@ -13095,7 +13097,7 @@ impl __rt::SchemaType for EmbeddedResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -13106,7 +13108,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -13115,11 +13117,11 @@ impl __p::Shape for EmbeddedResource {
     }
 }
 impl __v::Validate for EmbeddedResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "annotations" => __f[0usize] = Some(x),
                 "type" => __f[1usize] = Some(x),
                 "resource" => __f[2usize] = Some(x),
@@ -13198,7 +13200,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -13207,7 +13209,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -13385,7 +13387,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -13400,11 +13402,12 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "blob" => 0x1,
                     "mimeType" => 0x2,
                     "text" => 0x4,
@@ -13412,13 +13415,13 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0xc, 0xe, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x9, 0xb, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0xc, 0xe, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x9, 0xb, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -13587,7 +13590,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -13595,7 +13598,7 @@ impl __p::Shape for PromptListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -13604,11 +13607,11 @@ impl __p::Shape for PromptListChangedNotification {
     }
 }
 impl __v::Validate for PromptListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -13771,7 +13774,7 @@ impl __rt::SchemaType for ListToolsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -13779,7 +13782,7 @@ impl __p::Shape for ListToolsRequest {
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -13788,11 +13791,11 @@ impl __p::Shape for ListToolsRequest {
     }
 }
 impl __v::Validate for ListToolsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -13982,7 +13985,7 @@ impl __rt::SchemaType for ListToolsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
@@ -13994,7 +13997,7 @@ impl __p::Shape for ListToolsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -14002,11 +14005,11 @@ impl __p::Shape for ListToolsResult {
     }
 }
 impl __v::Validate for ListToolsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "tools" => __f[2usize] = Some(x),
@@ -14218,7 +14221,7 @@ impl __rt::SchemaType for CallToolResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -14233,7 +14236,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -14241,11 +14244,11 @@ impl __p::Shape for CallToolResult {
     }
 }
 impl __v::Validate for CallToolResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "isError" => __f[2usize] = Some(x),
@@ -14339,7 +14342,7 @@ impl __rt::SchemaType for CallToolResultContentItem {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResultContentItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -14349,7 +14352,7 @@ impl __p::Shape for CallToolResultContentItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -14504,9 +14507,9 @@ impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
     }
 }
 impl __v::Validate for CallToolResultContentItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultContentItem") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("resource")) => {
@@ -14685,7 +14688,7 @@ impl __rt::SchemaType for CallToolRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -14693,7 +14696,7 @@ impl __p::Shape for CallToolRequest {
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -14702,11 +14705,11 @@ impl __p::Shape for CallToolRequest {
     }
 }
 impl __v::Validate for CallToolRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -14874,7 +14877,7 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -14885,16 +14888,16 @@ impl __p::Shape for CallToolRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for CallToolRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "arguments" => __f[1usize] = Some(x),
                 _ => {}
@@ -15064,7 +15067,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -15072,7 +15075,7 @@ impl __p::Shape for ToolListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -15081,11 +15084,11 @@ impl __p::Shape for ToolListChangedNotification {
     }
 }
 impl __v::Validate for ToolListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -15268,7 +15271,7 @@ impl __rt::SchemaType for Tool {
 }
 #[doc(hidden)]
 impl __p::Shape for Tool {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
@@ -15280,16 +15283,16 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 impl __v::Validate for Tool {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "inputSchema" => __f[2usize] = Some(x),
@@ -15481,7 +15484,7 @@ impl __rt::SchemaType for ToolInputSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -15495,16 +15498,16 @@ impl __p::Shape for ToolInputSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 impl __v::Validate for ToolInputSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "properties" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -15684,7 +15687,7 @@ impl __rt::SchemaType for SetLevelRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -15692,7 +15695,7 @@ impl __p::Shape for SetLevelRequest {
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -15701,11 +15704,11 @@ impl __p::Shape for SetLevelRequest {
     }
 }
 impl __v::Validate for SetLevelRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -15855,7 +15858,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -15863,16 +15866,16 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
 impl __v::Validate for SetLevelRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -16031,7 +16034,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -16044,7 +16047,7 @@ impl __p::Shape for LoggingMessageNotification {
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -16053,11 +16056,11 @@ impl __p::Shape for LoggingMessageNotification {
     }
 }
 impl __v::Validate for LoggingMessageNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -16239,7 +16242,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
@@ -16251,16 +16254,16 @@ impl __p::Shape for LoggingMessageNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
 impl __v::Validate for LoggingMessageNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 "logger" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -16406,7 +16409,7 @@ impl __rt::SchemaType for LoggingLevel {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingLevel {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -16420,7 +16423,7 @@ impl __p::Shape for LoggingLevel {
     }
 }
 impl __v::Validate for LoggingLevel {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -16592,7 +16595,7 @@ impl __rt::SchemaType for CreateMessageRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -16600,7 +16603,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -16609,11 +16612,11 @@ impl __p::Shape for CreateMessageRequest {
     }
 }
 impl __v::Validate for CreateMessageRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -16716,7 +16719,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -16730,7 +16733,7 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __v::Validate for CreateMessageRequestParamsIncludeContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -17016,7 +17019,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
@@ -17037,16 +17040,16 @@ impl __p::Shape for CreateMessageRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 impl __v::Validate for CreateMessageRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "messages" => __f[0usize] = Some(x),
                 "modelPreferences" => __f[1usize] = Some(x),
                 "systemPrompt" => __f[2usize] = Some(x),
@@ -17349,7 +17352,7 @@ impl __rt::SchemaType for CreateMessageResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -17366,7 +17369,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -17379,11 +17382,11 @@ impl __p::Shape for CreateMessageResult {
     }
 }
 impl __v::Validate for CreateMessageResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "role" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -17521,7 +17524,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -17535,7 +17538,7 @@ impl __p::Shape for CreateMessageResultStopReason {
     }
 }
 impl __v::Validate for CreateMessageResultStopReason {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -17688,7 +17691,7 @@ impl __rt::SchemaType for SamplingMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -17699,16 +17702,16 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for SamplingMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -17779,13 +17782,13 @@ impl __rt::SchemaType for SamplingMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextContent as __p::Shape>::score(v), <ImageContent as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextContent as __p::Shape>::fits(v), <ImageContent as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -17921,9 +17924,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl __v::Validate for SamplingMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessageContent") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
@@ -18073,7 +18076,7 @@ impl __rt::SchemaType for Annotated {
 }
 #[doc(hidden)]
 impl __p::Shape for Annotated {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -18081,16 +18084,16 @@ impl __p::Shape for Annotated {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Annotated {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotated") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "annotations" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -18259,7 +18262,7 @@ impl __rt::SchemaType for AnnotatedAnnotations {
 }
 #[doc(hidden)]
 impl __p::Shape for AnnotatedAnnotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -18270,16 +18273,16 @@ impl __p::Shape for AnnotatedAnnotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for AnnotatedAnnotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AnnotatedAnnotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "audience" => __f[0usize] = Some(x),
                 "priority" => __f[1usize] = Some(x),
                 _ => {}
@@ -18467,7 +18470,7 @@ impl __rt::SchemaType for TextContent {
 }
 #[doc(hidden)]
 impl __p::Shape for TextContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
@@ -18478,16 +18481,16 @@ impl __p::Shape for TextContent {
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 impl __v::Validate for TextContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "annotations" => __f[0usize] = Some(x),
                 "type" => __f[1usize] = Some(x),
                 "text" => __f[2usize] = Some(x),
@@ -18694,7 +18697,7 @@ impl __rt::SchemaType for ImageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ImageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -18706,7 +18709,7 @@ impl __p::Shape for ImageContent {
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -18715,11 +18718,11 @@ impl __p::Shape for ImageContent {
     }
 }
 impl __v::Validate for ImageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "annotations" => __f[0usize] = Some(x),
                 "type" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -18979,7 +18982,7 @@ impl __rt::SchemaType for ModelPreferences {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelPreferences {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -18995,16 +18998,16 @@ impl __p::Shape for ModelPreferences {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelPreferences {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "hints" => __f[0usize] = Some(x),
                 "costPriority" => __f[1usize] = Some(x),
                 "speedPriority" => __f[2usize] = Some(x),
@@ -19195,7 +19198,7 @@ impl __rt::SchemaType for ModelHint {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelHint {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -19203,16 +19206,16 @@ impl __p::Shape for ModelHint {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelHint {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -19370,7 +19373,7 @@ impl __rt::SchemaType for CompleteRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -19378,7 +19381,7 @@ impl __p::Shape for CompleteRequest {
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -19387,11 +19390,11 @@ impl __p::Shape for CompleteRequest {
     }
 }
 impl __v::Validate for CompleteRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -19462,7 +19465,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceReference as __p::Shape>::score(v),
@@ -19471,7 +19474,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceReference as __p::Shape>::fits(v),
@@ -19610,9 +19613,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("ref/prompt")) => {
                 <PromptReference as __v::Validate>::validate_json(v, cx)
             }
@@ -19788,7 +19791,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
@@ -19799,16 +19802,16 @@ impl __p::Shape for CompleteRequestParamsArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParamsArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "value" => __f[1usize] = Some(x),
                 _ => {}
@@ -19975,7 +19978,7 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -19989,16 +19992,16 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "ref" => __f[0usize] = Some(x),
                 "argument" => __f[1usize] = Some(x),
                 _ => {}
@@ -20163,7 +20166,7 @@ impl __rt::SchemaType for CompleteResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -20177,7 +20180,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -20185,11 +20188,11 @@ impl __p::Shape for CompleteResult {
     }
 }
 impl __v::Validate for CompleteResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "completion" => __f[1usize] = Some(x),
                 _ => {}
@@ -20380,7 +20383,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
@@ -20392,16 +20395,16 @@ impl __p::Shape for CompleteResultCompletion {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
 impl __v::Validate for CompleteResultCompletion {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "values" => __f[0usize] = Some(x),
                 "total" => __f[1usize] = Some(x),
                 "hasMore" => __f[2usize] = Some(x),
@@ -20585,7 +20588,7 @@ impl __rt::SchemaType for ResourceReference {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
@@ -20593,7 +20596,7 @@ impl __p::Shape for ResourceReference {
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -20602,11 +20605,11 @@ impl __p::Shape for ResourceReference {
     }
 }
 impl __v::Validate for ResourceReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -20770,7 +20773,7 @@ impl __rt::SchemaType for PromptReference {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "name"],
@@ -20778,7 +20781,7 @@ impl __p::Shape for PromptReference {
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "name"],
@@ -20787,11 +20790,11 @@ impl __p::Shape for PromptReference {
     }
 }
 impl __v::Validate for PromptReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 _ => {}
@@ -20956,7 +20959,7 @@ impl __rt::SchemaType for ListRootsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -20964,7 +20967,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -20973,11 +20976,11 @@ impl __p::Shape for ListRootsRequest {
     }
 }
 impl __v::Validate for ListRootsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -21148,7 +21151,7 @@ impl __rt::SchemaType for ListRootsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
@@ -21159,7 +21162,7 @@ impl __p::Shape for ListRootsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -21167,11 +21170,11 @@ impl __p::Shape for ListRootsResult {
     }
 }
 impl __v::Validate for ListRootsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 _ => {}
@@ -21345,7 +21348,7 @@ impl __rt::SchemaType for Root {
 }
 #[doc(hidden)]
 impl __p::Shape for Root {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -21356,16 +21359,16 @@ impl __p::Shape for Root {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for Root {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 _ => {}
@@ -21538,7 +21541,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -21546,7 +21549,7 @@ impl __p::Shape for RootsListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -21555,11 +21558,11 @@ impl __p::Shape for RootsListChangedNotification {
     }
 }
 impl __v::Validate for RootsListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -21691,7 +21694,7 @@ impl __rt::SchemaType for ClientRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -21711,7 +21714,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -22025,9 +22028,9 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl __v::Validate for ClientRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("initialize")) => {
                 <InitializeRequest as __v::Validate>::validate_json(v, cx)
@@ -22243,7 +22246,7 @@ impl __rt::SchemaType for ClientNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -22254,7 +22257,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -22430,9 +22433,9 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl __v::Validate for ClientNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -22532,7 +22535,7 @@ impl __rt::SchemaType for ClientResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -22542,7 +22545,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -22768,7 +22771,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     }
 }
 impl __v::Validate for ClientResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -22781,11 +22784,12 @@ impl __v::KeyedCheck for ClientResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "content" => 0x2,
                     "model" => 0x4,
@@ -22796,17 +22800,17 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = if __p::names_none(o, &["content", "model", "role", "roots"]) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0xe, 0x2f, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0xe, 0x2f, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x10, 0x11, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -22892,7 +22896,7 @@ impl __rt::SchemaType for ServerRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -22902,7 +22906,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -23051,9 +23055,9 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl __v::Validate for ServerRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("sampling/createMessage")) => {
                 <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
@@ -23200,7 +23204,7 @@ impl __rt::SchemaType for ServerNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -23214,7 +23218,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -23454,9 +23458,9 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl __v::Validate for ServerNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -23617,7 +23621,7 @@ impl __rt::SchemaType for ServerResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -23634,7 +23638,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -24109,7 +24113,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     }
 }
 impl __v::Validate for ServerResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -24122,11 +24126,12 @@ impl __v::KeyedCheck for ServerResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "capabilities" => 0x2,
                     "completion" => 0x4,
@@ -24162,24 +24167,24 @@ impl __v::KeyedCheck for ServerResult {
                 "tools",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x4802, 0x4843, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x100, 0x121, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x89, &[]);
-        out[9usize] = __v::rank_by_bits(o, present, 0x8000, 0x8201, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x4802, 0x4843, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x4, 0x5, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x100, 0x121, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0x400, 0x601, &[]);
+        out[5usize] = __v::rank_by_bits(*o, present, 0x2000, 0x2201, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x1000, 0x1201, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0x10, 0x11, &[]);
+        out[8usize] = __v::rank_by_bits(*o, present, 0x8, 0x89, &[]);
+        out[9usize] = __v::rank_by_bits(*o, present, 0x8000, 0x8201, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

@@ -77,7 +77,7 @@ impl __rt::SchemaType for JSONRPCMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -90,7 +90,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -109,14 +109,17 @@ impl __f::FastRead for JSONRPCMessage {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
         let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-            <JSONRPCBatchRequest as __p::Shape>::score(&v),
-            <JSONRPCResponse as __p::Shape>::score(&v),
-            <JSONRPCError as __p::Shape>::score(&v),
-            <JSONRPCBatchResponse as __p::Shape>::score(&v),
-        ];
+        let scores = __p::scores(
+            &v,
+            &[
+                <JSONRPCRequest as __p::Shape>::score as __p::Fit,
+                <JSONRPCNotification as __p::Shape>::score as __p::Fit,
+                <JSONRPCBatchRequest as __p::Shape>::score as __p::Fit,
+                <JSONRPCResponse as __p::Shape>::score as __p::Fit,
+                <JSONRPCError as __p::Shape>::score as __p::Fit,
+                <JSONRPCBatchResponse as __p::Shape>::score as __p::Fit,
+            ],
+        );
         match __p::best(&scores) {
             Some(0usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
             Some(1usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
@@ -133,14 +136,17 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-        let scores = [
-            <JSONRPCRequest as __p::Shape>::score(&v),
-            <JSONRPCNotification as __p::Shape>::score(&v),
-            <JSONRPCBatchRequest as __p::Shape>::score(&v),
-            <JSONRPCResponse as __p::Shape>::score(&v),
-            <JSONRPCError as __p::Shape>::score(&v),
-            <JSONRPCBatchResponse as __p::Shape>::score(&v),
-        ];
+        let scores = __p::scores(
+            &v,
+            &[
+                <JSONRPCRequest as __p::Shape>::score as __p::Fit,
+                <JSONRPCNotification as __p::Shape>::score as __p::Fit,
+                <JSONRPCBatchRequest as __p::Shape>::score as __p::Fit,
+                <JSONRPCResponse as __p::Shape>::score as __p::Fit,
+                <JSONRPCError as __p::Shape>::score as __p::Fit,
+                <JSONRPCBatchResponse as __p::Shape>::score as __p::Fit,
+            ],
+        );
         match __p::best(&scores) {
             Some(0usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
             Some(1usize) => __p::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
@@ -159,7 +165,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl __v::Validate for JSONRPCMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match __p::best(
             &[
                 <JSONRPCRequest as __p::Shape>::score(v),
@@ -259,7 +265,7 @@ impl __rt::SchemaType for JSONRPCBatchRequestItem {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCBatchRequestItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -268,7 +274,7 @@ impl __p::Shape for JSONRPCBatchRequestItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -437,7 +443,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     }
 }
 impl __v::Validate for JSONRPCBatchRequestItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -451,11 +457,12 @@ impl __v::KeyedCheck for JSONRPCBatchRequestItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "id" => 0x1,
                     "jsonrpc" => 0x2,
                     "method" => 0x4,
@@ -464,14 +471,14 @@ impl __v::KeyedCheck for JSONRPCBatchRequestItem {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x7,
             0xd,
             &[("jsonrpc", 0x2, true, __p::Lit::Str("2.0"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x6,
             0xc,
@@ -484,7 +491,7 @@ impl __v::KeyedCheck for JSONRPCBatchRequestItem {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -555,7 +562,7 @@ impl __rt::SchemaType for JSONRPCBatchResponseItem {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCBatchResponseItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCResponse as __p::Shape>::score(v),
             <JSONRPCError as __p::Shape>::score(v),
@@ -564,7 +571,7 @@ impl __p::Shape for JSONRPCBatchResponseItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<JSONRPCResponse as __p::Shape>::fits(v), <JSONRPCError as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -735,7 +742,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     }
 }
 impl __v::Validate for JSONRPCBatchResponseItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -750,11 +757,12 @@ impl __v::KeyedCheck for JSONRPCBatchResponseItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "error" => 0x1,
                     "id" => 0x2,
                     "jsonrpc" => 0x4,
@@ -763,14 +771,14 @@ impl __v::KeyedCheck for JSONRPCBatchResponseItem {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xe,
             0xa,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x7,
             0x3,
@@ -780,7 +788,7 @@ impl __v::KeyedCheck for JSONRPCBatchResponseItem {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -853,13 +861,13 @@ impl __rt::SchemaType for ProgressToken {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressToken {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -951,7 +959,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl __v::Validate for ProgressToken {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -963,18 +971,18 @@ impl __v::Validate for ProgressToken {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -1134,7 +1142,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1145,16 +1153,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1302,7 +1310,7 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1310,16 +1318,16 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParamsMeta {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1454,7 +1462,7 @@ impl __rt::SchemaType for RequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1462,16 +1470,16 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1630,7 +1638,7 @@ impl __rt::SchemaType for Notification {
 }
 #[doc(hidden)]
 impl __p::Shape for Notification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1641,16 +1649,16 @@ impl __p::Shape for Notification {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Notification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1801,7 +1809,7 @@ impl __rt::SchemaType for NotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for NotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1809,16 +1817,16 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for NotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1958,7 +1966,7 @@ impl __rt::SchemaType for BaseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1966,7 +1974,7 @@ impl __p::Shape for BaseResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1974,11 +1982,11 @@ impl __p::Shape for BaseResult {
     }
 }
 impl __v::Validate for BaseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -2040,13 +2048,13 @@ impl __rt::SchemaType for RequestId {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestId {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -2136,7 +2144,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     }
 }
 impl __v::Validate for RequestId {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -2148,18 +2156,18 @@ impl __v::Validate for RequestId {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -2349,7 +2357,7 @@ impl __rt::SchemaType for JSONRPCRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -2361,7 +2369,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -2378,11 +2386,11 @@ impl __p::Shape for JSONRPCRequest {
     }
 }
 impl __v::Validate for JSONRPCRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2593,7 +2601,7 @@ impl __rt::SchemaType for JSONRPCNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -2607,7 +2615,7 @@ impl __p::Shape for JSONRPCNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -2630,11 +2638,11 @@ impl __p::Shape for JSONRPCNotification {
     }
 }
 impl __v::Validate for JSONRPCNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2830,7 +2838,7 @@ impl __rt::SchemaType for JSONRPCResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2841,7 +2849,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2858,11 +2866,11 @@ impl __p::Shape for JSONRPCResponse {
     }
 }
 impl __v::Validate for JSONRPCResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -3059,7 +3067,7 @@ impl __rt::SchemaType for JSONRPCError {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -3070,7 +3078,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -3087,11 +3095,11 @@ impl __p::Shape for JSONRPCError {
     }
 }
 impl __v::Validate for JSONRPCError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "error" => __f[2usize] = Some(x),
@@ -3295,7 +3303,7 @@ impl __rt::SchemaType for JSONRPCErrorError {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCErrorError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
@@ -3307,16 +3315,16 @@ impl __p::Shape for JSONRPCErrorError {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
 impl __v::Validate for JSONRPCErrorError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -3498,7 +3506,7 @@ impl __rt::SchemaType for CancelledNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3506,7 +3514,7 @@ impl __p::Shape for CancelledNotification {
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3515,11 +3523,11 @@ impl __p::Shape for CancelledNotification {
     }
 }
 impl __v::Validate for CancelledNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -3689,7 +3697,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
@@ -3700,16 +3708,16 @@ impl __p::Shape for CancelledNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
 impl __v::Validate for CancelledNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "requestId" => __f[0usize] = Some(x),
                 "reason" => __f[1usize] = Some(x),
                 _ => {}
@@ -3878,7 +3886,7 @@ impl __rt::SchemaType for InitializeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3886,7 +3894,7 @@ impl __p::Shape for InitializeRequest {
             &[("method", true, __p::Lit::Str("initialize"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3895,11 +3903,11 @@ impl __p::Shape for InitializeRequest {
     }
 }
 impl __v::Validate for InitializeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -4083,7 +4091,7 @@ impl __rt::SchemaType for InitializeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
@@ -4098,16 +4106,16 @@ impl __p::Shape for InitializeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 impl __v::Validate for InitializeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "protocolVersion" => __f[0usize] = Some(x),
                 "capabilities" => __f[1usize] = Some(x),
                 "clientInfo" => __f[2usize] = Some(x),
@@ -4337,7 +4345,7 @@ impl __rt::SchemaType for InitializeResult {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -4354,7 +4362,7 @@ impl __p::Shape for InitializeResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -4367,11 +4375,11 @@ impl __p::Shape for InitializeResult {
     }
 }
 impl __v::Validate for InitializeResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "protocolVersion" => __f[1usize] = Some(x),
                 "capabilities" => __f[2usize] = Some(x),
@@ -4571,7 +4579,7 @@ impl __rt::SchemaType for InitializedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -4579,7 +4587,7 @@ impl __p::Shape for InitializedNotification {
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -4588,11 +4596,11 @@ impl __p::Shape for InitializedNotification {
     }
 }
 impl __v::Validate for InitializedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -4777,7 +4785,7 @@ impl __rt::SchemaType for ClientCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4792,16 +4800,16 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 "sampling" => __f[2usize] = Some(x),
@@ -4975,7 +4983,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4983,16 +4991,16 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesRoots {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5221,7 +5229,7 @@ impl __rt::SchemaType for ServerCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5242,16 +5250,16 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "logging" => __f[1usize] = Some(x),
                 "completions" => __f[2usize] = Some(x),
@@ -5458,7 +5466,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5466,16 +5474,16 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesPrompts {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5634,7 +5642,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5645,16 +5653,16 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesResources {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "subscribe" => __f[0usize] = Some(x),
                 "listChanged" => __f[1usize] = Some(x),
                 _ => {}
@@ -5809,7 +5817,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5817,16 +5825,16 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5980,7 +5988,7 @@ impl __rt::SchemaType for Implementation {
 }
 #[doc(hidden)]
 impl __p::Shape for Implementation {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
@@ -5991,16 +5999,16 @@ impl __p::Shape for Implementation {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
 impl __v::Validate for Implementation {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "version" => __f[1usize] = Some(x),
                 _ => {}
@@ -6159,7 +6167,7 @@ impl __rt::SchemaType for PingRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PingRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6167,16 +6175,16 @@ impl __p::Shape for PingRequest {
             &[("method", true, __p::Lit::Str("ping"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
 impl __v::Validate for PingRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6348,7 +6356,7 @@ impl __rt::SchemaType for ProgressNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6356,7 +6364,7 @@ impl __p::Shape for ProgressNotification {
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6365,11 +6373,11 @@ impl __p::Shape for ProgressNotification {
     }
 }
 impl __v::Validate for ProgressNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6575,7 +6583,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
@@ -6588,16 +6596,16 @@ impl __p::Shape for ProgressNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 impl __v::Validate for ProgressNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 "progress" => __f[1usize] = Some(x),
                 "total" => __f[2usize] = Some(x),
@@ -6786,7 +6794,7 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6797,16 +6805,16 @@ impl __p::Shape for PaginatedRequest {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for PaginatedRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6956,7 +6964,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6964,16 +6972,16 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "cursor" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -7130,7 +7138,7 @@ impl __rt::SchemaType for PaginatedResult {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7141,16 +7149,16 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 _ => {}
@@ -7323,7 +7331,7 @@ impl __rt::SchemaType for ListResourcesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7331,7 +7339,7 @@ impl __p::Shape for ListResourcesRequest {
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7340,11 +7348,11 @@ impl __p::Shape for ListResourcesRequest {
     }
 }
 impl __v::Validate for ListResourcesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7539,7 +7547,7 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
@@ -7551,7 +7559,7 @@ impl __p::Shape for ListResourcesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -7559,11 +7567,11 @@ impl __p::Shape for ListResourcesResult {
     }
 }
 impl __v::Validate for ListResourcesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resources" => __f[2usize] = Some(x),
@@ -7745,7 +7753,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7753,7 +7761,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7762,11 +7770,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
     }
 }
 impl __v::Validate for ListResourceTemplatesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7963,7 +7971,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -7978,7 +7986,7 @@ impl __p::Shape for ListResourceTemplatesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -7991,11 +7999,11 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resourceTemplates" => __f[2usize] = Some(x),
@@ -8181,7 +8189,7 @@ impl __rt::SchemaType for ReadResourceRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -8189,7 +8197,7 @@ impl __p::Shape for ReadResourceRequest {
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -8198,11 +8206,11 @@ impl __p::Shape for ReadResourceRequest {
     }
 }
 impl __v::Validate for ReadResourceRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -8354,7 +8362,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -8362,16 +8370,16 @@ impl __p::Shape for ReadResourceRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ReadResourceRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -8533,7 +8541,7 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -8547,7 +8555,7 @@ impl __p::Shape for ReadResourceResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -8555,11 +8563,11 @@ impl __p::Shape for ReadResourceResult {
     }
 }
 impl __v::Validate for ReadResourceResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "contents" => __f[1usize] = Some(x),
                 _ => {}
@@ -8630,7 +8638,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -8639,7 +8647,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -8820,7 +8828,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -8835,11 +8843,12 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "blob" => 0x1,
                     "mimeType" => 0x2,
                     "text" => 0x4,
@@ -8847,13 +8856,13 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0xc, 0xe, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x9, 0xb, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0xc, 0xe, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x9, 0xb, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -9022,7 +9031,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -9030,7 +9039,7 @@ impl __p::Shape for ResourceListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -9039,11 +9048,11 @@ impl __p::Shape for ResourceListChangedNotification {
     }
 }
 impl __v::Validate for ResourceListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9210,7 +9219,7 @@ impl __rt::SchemaType for SubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9218,7 +9227,7 @@ impl __p::Shape for SubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9227,11 +9236,11 @@ impl __p::Shape for SubscribeRequest {
     }
 }
 impl __v::Validate for SubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9383,7 +9392,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9391,16 +9400,16 @@ impl __p::Shape for SubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for SubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9560,7 +9569,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9568,7 +9577,7 @@ impl __p::Shape for UnsubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9577,11 +9586,11 @@ impl __p::Shape for UnsubscribeRequest {
     }
 }
 impl __v::Validate for UnsubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9733,7 +9742,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9741,16 +9750,16 @@ impl __p::Shape for UnsubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for UnsubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9914,7 +9923,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9927,7 +9936,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9936,11 +9945,11 @@ impl __p::Shape for ResourceUpdatedNotification {
     }
 }
 impl __v::Validate for ResourceUpdatedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -10092,7 +10101,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -10100,16 +10109,16 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceUpdatedNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -10344,7 +10353,7 @@ impl __rt::SchemaType for Resource {
 }
 #[doc(hidden)]
 impl __p::Shape for Resource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "name"],
@@ -10359,16 +10368,16 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "name"], &[])
     }
 }
 impl __v::Validate for Resource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -10650,7 +10659,7 @@ impl __rt::SchemaType for ResourceTemplate {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uriTemplate", "name"],
@@ -10664,16 +10673,16 @@ impl __p::Shape for ResourceTemplate {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uriTemplate", "name"], &[])
     }
 }
 impl __v::Validate for ResourceTemplate {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uriTemplate" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -10884,7 +10893,7 @@ impl __rt::SchemaType for ResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -10895,16 +10904,16 @@ impl __p::Shape for ResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 _ => {}
@@ -11093,7 +11102,7 @@ impl __rt::SchemaType for TextResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for TextResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
@@ -11105,7 +11114,7 @@ impl __p::Shape for TextResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11113,11 +11122,11 @@ impl __p::Shape for TextResourceContents {
     }
 }
 impl __v::Validate for TextResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "text" => __f[2usize] = Some(x),
@@ -11323,7 +11332,7 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
@@ -11335,7 +11344,7 @@ impl __p::Shape for BlobResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11343,11 +11352,11 @@ impl __p::Shape for BlobResourceContents {
     }
 }
 impl __v::Validate for BlobResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "blob" => __f[2usize] = Some(x),
@@ -11532,7 +11541,7 @@ impl __rt::SchemaType for ListPromptsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -11540,7 +11549,7 @@ impl __p::Shape for ListPromptsRequest {
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -11549,11 +11558,11 @@ impl __p::Shape for ListPromptsRequest {
     }
 }
 impl __v::Validate for ListPromptsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -11745,7 +11754,7 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
@@ -11757,7 +11766,7 @@ impl __p::Shape for ListPromptsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11765,11 +11774,11 @@ impl __p::Shape for ListPromptsResult {
     }
 }
 impl __v::Validate for ListPromptsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "prompts" => __f[2usize] = Some(x),
@@ -11950,7 +11959,7 @@ impl __rt::SchemaType for GetPromptRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -11958,7 +11967,7 @@ impl __p::Shape for GetPromptRequest {
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -11967,11 +11976,11 @@ impl __p::Shape for GetPromptRequest {
     }
 }
 impl __v::Validate for GetPromptRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -12139,7 +12148,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12150,16 +12159,16 @@ impl __p::Shape for GetPromptRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for GetPromptRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "arguments" => __f[1usize] = Some(x),
                 _ => {}
@@ -12348,7 +12357,7 @@ impl __rt::SchemaType for GetPromptResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
@@ -12360,7 +12369,7 @@ impl __p::Shape for GetPromptResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -12368,11 +12377,11 @@ impl __p::Shape for GetPromptResult {
     }
 }
 impl __v::Validate for GetPromptResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "messages" => __f[2usize] = Some(x),
@@ -12573,7 +12582,7 @@ impl __rt::SchemaType for Prompt {
 }
 #[doc(hidden)]
 impl __p::Shape for Prompt {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12585,16 +12594,16 @@ impl __p::Shape for Prompt {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for Prompt {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "arguments" => __f[2usize] = Some(x),
@@ -12794,7 +12803,7 @@ impl __rt::SchemaType for PromptArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12806,16 +12815,16 @@ impl __p::Shape for PromptArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for PromptArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -12928,7 +12937,7 @@ impl __rt::SchemaType for Role {
 }
 #[doc(hidden)]
 impl __p::Shape for Role {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -12942,7 +12951,7 @@ impl __p::Shape for Role {
     }
 }
 impl __v::Validate for Role {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -13104,7 +13113,7 @@ impl __rt::SchemaType for PromptMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -13115,16 +13124,16 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for PromptMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -13205,7 +13214,7 @@ impl __rt::SchemaType for PromptMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -13216,7 +13225,7 @@ impl __p::Shape for PromptMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -13387,9 +13396,9 @@ impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     }
 }
 impl __v::Validate for PromptMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessageContent") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -13592,7 +13601,7 @@ impl __rt::SchemaType for EmbeddedResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -13603,7 +13612,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -13612,11 +13621,11 @@ impl __p::Shape for EmbeddedResource {
     }
 }
 impl __v::Validate for EmbeddedResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "resource" => __f[1usize] = Some(x),
                 "annotations" => __f[2usize] = Some(x),
@@ -13695,7 +13704,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -13704,7 +13713,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -13882,7 +13891,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -13897,11 +13906,12 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "blob" => 0x1,
                     "mimeType" => 0x2,
                     "text" => 0x4,
@@ -13909,13 +13919,13 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0xc, 0xe, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x9, 0xb, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0xc, 0xe, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x9, 0xb, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -14084,7 +14094,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -14092,7 +14102,7 @@ impl __p::Shape for PromptListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -14101,11 +14111,11 @@ impl __p::Shape for PromptListChangedNotification {
     }
 }
 impl __v::Validate for PromptListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -14268,7 +14278,7 @@ impl __rt::SchemaType for ListToolsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -14276,7 +14286,7 @@ impl __p::Shape for ListToolsRequest {
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -14285,11 +14295,11 @@ impl __p::Shape for ListToolsRequest {
     }
 }
 impl __v::Validate for ListToolsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -14479,7 +14489,7 @@ impl __rt::SchemaType for ListToolsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
@@ -14491,7 +14501,7 @@ impl __p::Shape for ListToolsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -14499,11 +14509,11 @@ impl __p::Shape for ListToolsResult {
     }
 }
 impl __v::Validate for ListToolsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "tools" => __f[2usize] = Some(x),
@@ -14715,7 +14725,7 @@ impl __rt::SchemaType for CallToolResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -14730,7 +14740,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -14738,11 +14748,11 @@ impl __p::Shape for CallToolResult {
     }
 }
 impl __v::Validate for CallToolResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "isError" => __f[2usize] = Some(x),
@@ -14841,7 +14851,7 @@ impl __rt::SchemaType for CallToolResultContentItem {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResultContentItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -14852,7 +14862,7 @@ impl __p::Shape for CallToolResultContentItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -15023,9 +15033,9 @@ impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
     }
 }
 impl __v::Validate for CallToolResultContentItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultContentItem") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -15210,7 +15220,7 @@ impl __rt::SchemaType for CallToolRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -15218,7 +15228,7 @@ impl __p::Shape for CallToolRequest {
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -15227,11 +15237,11 @@ impl __p::Shape for CallToolRequest {
     }
 }
 impl __v::Validate for CallToolRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -15399,7 +15409,7 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -15410,16 +15420,16 @@ impl __p::Shape for CallToolRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for CallToolRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "arguments" => __f[1usize] = Some(x),
                 _ => {}
@@ -15589,7 +15599,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -15597,7 +15607,7 @@ impl __p::Shape for ToolListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -15606,11 +15616,11 @@ impl __p::Shape for ToolListChangedNotification {
     }
 }
 impl __v::Validate for ToolListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -15854,7 +15864,7 @@ impl __rt::SchemaType for ToolAnnotations {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -15868,16 +15878,16 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ToolAnnotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "title" => __f[0usize] = Some(x),
                 "readOnlyHint" => __f[1usize] = Some(x),
                 "destructiveHint" => __f[2usize] = Some(x),
@@ -16125,7 +16135,7 @@ impl __rt::SchemaType for Tool {
 }
 #[doc(hidden)]
 impl __p::Shape for Tool {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
@@ -16138,16 +16148,16 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 impl __v::Validate for Tool {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "inputSchema" => __f[2usize] = Some(x),
@@ -16352,7 +16362,7 @@ impl __rt::SchemaType for ToolInputSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -16366,16 +16376,16 @@ impl __p::Shape for ToolInputSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 impl __v::Validate for ToolInputSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "properties" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -16555,7 +16565,7 @@ impl __rt::SchemaType for SetLevelRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -16563,7 +16573,7 @@ impl __p::Shape for SetLevelRequest {
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -16572,11 +16582,11 @@ impl __p::Shape for SetLevelRequest {
     }
 }
 impl __v::Validate for SetLevelRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -16726,7 +16736,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -16734,16 +16744,16 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
 impl __v::Validate for SetLevelRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -16902,7 +16912,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -16915,7 +16925,7 @@ impl __p::Shape for LoggingMessageNotification {
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -16924,11 +16934,11 @@ impl __p::Shape for LoggingMessageNotification {
     }
 }
 impl __v::Validate for LoggingMessageNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -17110,7 +17120,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
@@ -17122,16 +17132,16 @@ impl __p::Shape for LoggingMessageNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
 impl __v::Validate for LoggingMessageNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 "logger" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -17277,7 +17287,7 @@ impl __rt::SchemaType for LoggingLevel {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingLevel {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -17291,7 +17301,7 @@ impl __p::Shape for LoggingLevel {
     }
 }
 impl __v::Validate for LoggingLevel {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -17463,7 +17473,7 @@ impl __rt::SchemaType for CreateMessageRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -17471,7 +17481,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -17480,11 +17490,11 @@ impl __p::Shape for CreateMessageRequest {
     }
 }
 impl __v::Validate for CreateMessageRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -17587,7 +17597,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -17601,7 +17611,7 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __v::Validate for CreateMessageRequestParamsIncludeContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -17887,7 +17897,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
@@ -17908,16 +17918,16 @@ impl __p::Shape for CreateMessageRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 impl __v::Validate for CreateMessageRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "messages" => __f[0usize] = Some(x),
                 "modelPreferences" => __f[1usize] = Some(x),
                 "systemPrompt" => __f[2usize] = Some(x),
@@ -18220,7 +18230,7 @@ impl __rt::SchemaType for CreateMessageResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -18237,7 +18247,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -18250,11 +18260,11 @@ impl __p::Shape for CreateMessageResult {
     }
 }
 impl __v::Validate for CreateMessageResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "role" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -18392,7 +18402,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -18406,7 +18416,7 @@ impl __p::Shape for CreateMessageResultStopReason {
     }
 }
 impl __v::Validate for CreateMessageResultStopReason {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -18559,7 +18569,7 @@ impl __rt::SchemaType for SamplingMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -18570,16 +18580,16 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for SamplingMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -18655,7 +18665,7 @@ impl __rt::SchemaType for SamplingMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -18665,7 +18675,7 @@ impl __p::Shape for SamplingMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -18820,9 +18830,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl __v::Validate for SamplingMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessageContent") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -19005,7 +19015,7 @@ impl __rt::SchemaType for Annotations {
 }
 #[doc(hidden)]
 impl __p::Shape for Annotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -19016,16 +19026,16 @@ impl __p::Shape for Annotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Annotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "audience" => __f[0usize] = Some(x),
                 "priority" => __f[1usize] = Some(x),
                 _ => {}
@@ -19213,7 +19223,7 @@ impl __rt::SchemaType for TextContent {
 }
 #[doc(hidden)]
 impl __p::Shape for TextContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
@@ -19224,16 +19234,16 @@ impl __p::Shape for TextContent {
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 impl __v::Validate for TextContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "text" => __f[1usize] = Some(x),
                 "annotations" => __f[2usize] = Some(x),
@@ -19440,7 +19450,7 @@ impl __rt::SchemaType for ImageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ImageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -19452,7 +19462,7 @@ impl __p::Shape for ImageContent {
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -19461,11 +19471,11 @@ impl __p::Shape for ImageContent {
     }
 }
 impl __v::Validate for ImageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 "mimeType" => __f[2usize] = Some(x),
@@ -19682,7 +19692,7 @@ impl __rt::SchemaType for AudioContent {
 }
 #[doc(hidden)]
 impl __p::Shape for AudioContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -19694,7 +19704,7 @@ impl __p::Shape for AudioContent {
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -19703,11 +19713,11 @@ impl __p::Shape for AudioContent {
     }
 }
 impl __v::Validate for AudioContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 "mimeType" => __f[2usize] = Some(x),
@@ -19967,7 +19977,7 @@ impl __rt::SchemaType for ModelPreferences {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelPreferences {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -19983,16 +19993,16 @@ impl __p::Shape for ModelPreferences {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelPreferences {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "hints" => __f[0usize] = Some(x),
                 "costPriority" => __f[1usize] = Some(x),
                 "speedPriority" => __f[2usize] = Some(x),
@@ -20183,7 +20193,7 @@ impl __rt::SchemaType for ModelHint {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelHint {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -20191,16 +20201,16 @@ impl __p::Shape for ModelHint {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelHint {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -20358,7 +20368,7 @@ impl __rt::SchemaType for CompleteRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -20366,7 +20376,7 @@ impl __p::Shape for CompleteRequest {
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -20375,11 +20385,11 @@ impl __p::Shape for CompleteRequest {
     }
 }
 impl __v::Validate for CompleteRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -20450,7 +20460,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceReference as __p::Shape>::score(v),
@@ -20459,7 +20469,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceReference as __p::Shape>::fits(v),
@@ -20598,9 +20608,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("ref/prompt")) => {
                 <PromptReference as __v::Validate>::validate_json(v, cx)
             }
@@ -20776,7 +20786,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
@@ -20787,16 +20797,16 @@ impl __p::Shape for CompleteRequestParamsArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParamsArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "value" => __f[1usize] = Some(x),
                 _ => {}
@@ -20963,7 +20973,7 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -20977,16 +20987,16 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "ref" => __f[0usize] = Some(x),
                 "argument" => __f[1usize] = Some(x),
                 _ => {}
@@ -21151,7 +21161,7 @@ impl __rt::SchemaType for CompleteResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -21165,7 +21175,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -21173,11 +21183,11 @@ impl __p::Shape for CompleteResult {
     }
 }
 impl __v::Validate for CompleteResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "completion" => __f[1usize] = Some(x),
                 _ => {}
@@ -21368,7 +21378,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
@@ -21380,16 +21390,16 @@ impl __p::Shape for CompleteResultCompletion {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
 impl __v::Validate for CompleteResultCompletion {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "values" => __f[0usize] = Some(x),
                 "total" => __f[1usize] = Some(x),
                 "hasMore" => __f[2usize] = Some(x),
@@ -21573,7 +21583,7 @@ impl __rt::SchemaType for ResourceReference {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
@@ -21581,7 +21591,7 @@ impl __p::Shape for ResourceReference {
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -21590,11 +21600,11 @@ impl __p::Shape for ResourceReference {
     }
 }
 impl __v::Validate for ResourceReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -21758,7 +21768,7 @@ impl __rt::SchemaType for PromptReference {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "name"],
@@ -21766,7 +21776,7 @@ impl __p::Shape for PromptReference {
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "name"],
@@ -21775,11 +21785,11 @@ impl __p::Shape for PromptReference {
     }
 }
 impl __v::Validate for PromptReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 _ => {}
@@ -21944,7 +21954,7 @@ impl __rt::SchemaType for ListRootsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -21952,7 +21962,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -21961,11 +21971,11 @@ impl __p::Shape for ListRootsRequest {
     }
 }
 impl __v::Validate for ListRootsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -22136,7 +22146,7 @@ impl __rt::SchemaType for ListRootsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
@@ -22147,7 +22157,7 @@ impl __p::Shape for ListRootsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -22155,11 +22165,11 @@ impl __p::Shape for ListRootsResult {
     }
 }
 impl __v::Validate for ListRootsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 _ => {}
@@ -22333,7 +22343,7 @@ impl __rt::SchemaType for Root {
 }
 #[doc(hidden)]
 impl __p::Shape for Root {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -22344,16 +22354,16 @@ impl __p::Shape for Root {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for Root {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 _ => {}
@@ -22526,7 +22536,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -22534,7 +22544,7 @@ impl __p::Shape for RootsListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -22543,11 +22553,11 @@ impl __p::Shape for RootsListChangedNotification {
     }
 }
 impl __v::Validate for RootsListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -22679,7 +22689,7 @@ impl __rt::SchemaType for ClientRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -22699,7 +22709,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -23013,9 +23023,9 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl __v::Validate for ClientRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("initialize")) => {
                 <InitializeRequest as __v::Validate>::validate_json(v, cx)
@@ -23231,7 +23241,7 @@ impl __rt::SchemaType for ClientNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -23242,7 +23252,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -23418,9 +23428,9 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl __v::Validate for ClientNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -23520,7 +23530,7 @@ impl __rt::SchemaType for ClientResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -23530,7 +23540,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -23756,7 +23766,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     }
 }
 impl __v::Validate for ClientResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -23769,11 +23779,12 @@ impl __v::KeyedCheck for ClientResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "content" => 0x2,
                     "model" => 0x4,
@@ -23784,17 +23795,17 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = if __p::names_none(o, &["content", "model", "role", "roots"]) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0xe, 0x2f, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0xe, 0x2f, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x10, 0x11, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -23880,7 +23891,7 @@ impl __rt::SchemaType for ServerRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -23890,7 +23901,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -24039,9 +24050,9 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl __v::Validate for ServerRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("sampling/createMessage")) => {
                 <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
@@ -24188,7 +24199,7 @@ impl __rt::SchemaType for ServerNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -24202,7 +24213,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -24442,9 +24453,9 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl __v::Validate for ServerNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -24605,7 +24616,7 @@ impl __rt::SchemaType for ServerResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -24622,7 +24633,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -25097,7 +25108,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     }
 }
 impl __v::Validate for ServerResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -25110,11 +25121,12 @@ impl __v::KeyedCheck for ServerResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "capabilities" => 0x2,
                     "completion" => 0x4,
@@ -25150,24 +25162,24 @@ impl __v::KeyedCheck for ServerResult {
                 "tools",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x4802, 0x4843, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x100, 0x121, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x89, &[]);
-        out[9usize] = __v::rank_by_bits(o, present, 0x8000, 0x8201, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x4802, 0x4843, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x4, 0x5, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x100, 0x121, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0x400, 0x601, &[]);
+        out[5usize] = __v::rank_by_bits(*o, present, 0x1000, 0x1201, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x2000, 0x2201, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0x10, 0x11, &[]);
+        out[8usize] = __v::rank_by_bits(*o, present, 0x8, 0x89, &[]);
+        out[9usize] = __v::rank_by_bits(*o, present, 0x8000, 0x8201, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

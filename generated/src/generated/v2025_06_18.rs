@@ -67,7 +67,7 @@ impl __rt::SchemaType for JSONRPCMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -78,7 +78,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -298,7 +298,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl __v::Validate for JSONRPCMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -313,11 +313,12 @@ impl __v::KeyedCheck for JSONRPCMessage {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "error" => 0x1,
                     "id" => 0x2,
                     "jsonrpc" => 0x4,
@@ -328,14 +329,14 @@ impl __v::KeyedCheck for JSONRPCMessage {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xe,
             0x1a,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xc,
             0x18,
@@ -345,14 +346,14 @@ impl __v::KeyedCheck for JSONRPCMessage {
             ],
         );
         out[2usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x26,
             0x22,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[3usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x7,
             0x3,
@@ -362,7 +363,7 @@ impl __v::KeyedCheck for JSONRPCMessage {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -453,13 +454,13 @@ impl __rt::SchemaType for ProgressToken {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressToken {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -551,7 +552,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl __v::Validate for ProgressToken {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -563,18 +564,18 @@ impl __v::Validate for ProgressToken {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -736,7 +737,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -747,16 +748,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -904,7 +905,7 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -912,16 +913,16 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParamsMeta {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1058,7 +1059,7 @@ impl __rt::SchemaType for RequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1066,16 +1067,16 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1236,7 +1237,7 @@ impl __rt::SchemaType for Notification {
 }
 #[doc(hidden)]
 impl __p::Shape for Notification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1247,16 +1248,16 @@ impl __p::Shape for Notification {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Notification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1407,7 +1408,7 @@ impl __rt::SchemaType for NotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for NotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1415,16 +1416,16 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for NotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1564,7 +1565,7 @@ impl __rt::SchemaType for BaseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1572,7 +1573,7 @@ impl __p::Shape for BaseResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1580,11 +1581,11 @@ impl __p::Shape for BaseResult {
     }
 }
 impl __v::Validate for BaseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1646,13 +1647,13 @@ impl __rt::SchemaType for RequestId {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestId {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -1742,7 +1743,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     }
 }
 impl __v::Validate for RequestId {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -1754,18 +1755,18 @@ impl __v::Validate for RequestId {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -1955,7 +1956,7 @@ impl __rt::SchemaType for JSONRPCRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1967,7 +1968,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1984,11 +1985,11 @@ impl __p::Shape for JSONRPCRequest {
     }
 }
 impl __v::Validate for JSONRPCRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2199,7 +2200,7 @@ impl __rt::SchemaType for JSONRPCNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -2213,7 +2214,7 @@ impl __p::Shape for JSONRPCNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -2236,11 +2237,11 @@ impl __p::Shape for JSONRPCNotification {
     }
 }
 impl __v::Validate for JSONRPCNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2436,7 +2437,7 @@ impl __rt::SchemaType for JSONRPCResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2447,7 +2448,7 @@ impl __p::Shape for JSONRPCResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2464,11 +2465,11 @@ impl __p::Shape for JSONRPCResponse {
     }
 }
 impl __v::Validate for JSONRPCResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -2665,7 +2666,7 @@ impl __rt::SchemaType for JSONRPCError {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -2676,7 +2677,7 @@ impl __p::Shape for JSONRPCError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "error"],
@@ -2693,11 +2694,11 @@ impl __p::Shape for JSONRPCError {
     }
 }
 impl __v::Validate for JSONRPCError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "error" => __f[2usize] = Some(x),
@@ -2901,7 +2902,7 @@ impl __rt::SchemaType for JSONRPCErrorError {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCErrorError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
@@ -2913,16 +2914,16 @@ impl __p::Shape for JSONRPCErrorError {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
 impl __v::Validate for JSONRPCErrorError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -3104,7 +3105,7 @@ impl __rt::SchemaType for CancelledNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3112,7 +3113,7 @@ impl __p::Shape for CancelledNotification {
             &[("method", true, __p::Lit::Str("notifications/cancelled"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3121,11 +3122,11 @@ impl __p::Shape for CancelledNotification {
     }
 }
 impl __v::Validate for CancelledNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -3295,7 +3296,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["requestId"],
@@ -3306,16 +3307,16 @@ impl __p::Shape for CancelledNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["requestId"], &[])
     }
 }
 impl __v::Validate for CancelledNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "requestId" => __f[0usize] = Some(x),
                 "reason" => __f[1usize] = Some(x),
                 _ => {}
@@ -3484,7 +3485,7 @@ impl __rt::SchemaType for InitializeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -3492,7 +3493,7 @@ impl __p::Shape for InitializeRequest {
             &[("method", true, __p::Lit::Str("initialize"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -3501,11 +3502,11 @@ impl __p::Shape for InitializeRequest {
     }
 }
 impl __v::Validate for InitializeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -3689,7 +3690,7 @@ impl __rt::SchemaType for InitializeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
@@ -3704,16 +3705,16 @@ impl __p::Shape for InitializeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 impl __v::Validate for InitializeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "protocolVersion" => __f[0usize] = Some(x),
                 "capabilities" => __f[1usize] = Some(x),
                 "clientInfo" => __f[2usize] = Some(x),
@@ -3943,7 +3944,7 @@ impl __rt::SchemaType for InitializeResult {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -3960,7 +3961,7 @@ impl __p::Shape for InitializeResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3973,11 +3974,11 @@ impl __p::Shape for InitializeResult {
     }
 }
 impl __v::Validate for InitializeResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "protocolVersion" => __f[1usize] = Some(x),
                 "capabilities" => __f[2usize] = Some(x),
@@ -4177,7 +4178,7 @@ impl __rt::SchemaType for InitializedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -4185,7 +4186,7 @@ impl __p::Shape for InitializedNotification {
             &[("method", true, __p::Lit::Str("notifications/initialized"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -4194,11 +4195,11 @@ impl __p::Shape for InitializedNotification {
     }
 }
 impl __v::Validate for InitializedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -4402,7 +4403,7 @@ impl __rt::SchemaType for ClientCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4418,16 +4419,16 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 "sampling" => __f[2usize] = Some(x),
@@ -4614,7 +4615,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4622,16 +4623,16 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesRoots {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -4860,7 +4861,7 @@ impl __rt::SchemaType for ServerCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4881,16 +4882,16 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "logging" => __f[1usize] = Some(x),
                 "completions" => __f[2usize] = Some(x),
@@ -5097,7 +5098,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5105,16 +5106,16 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesPrompts {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5273,7 +5274,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5284,16 +5285,16 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesResources {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "subscribe" => __f[0usize] = Some(x),
                 "listChanged" => __f[1usize] = Some(x),
                 _ => {}
@@ -5448,7 +5449,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5456,16 +5457,16 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -5630,7 +5631,7 @@ impl __rt::SchemaType for BaseMetadata {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseMetadata {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -5641,16 +5642,16 @@ impl __p::Shape for BaseMetadata {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for BaseMetadata {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -5836,7 +5837,7 @@ impl __rt::SchemaType for Implementation {
 }
 #[doc(hidden)]
 impl __p::Shape for Implementation {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
@@ -5848,16 +5849,16 @@ impl __p::Shape for Implementation {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
 impl __v::Validate for Implementation {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "version" => __f[2usize] = Some(x),
@@ -6029,7 +6030,7 @@ impl __rt::SchemaType for PingRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PingRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6037,16 +6038,16 @@ impl __p::Shape for PingRequest {
             &[("method", true, __p::Lit::Str("ping"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("ping"))])
     }
 }
 impl __v::Validate for PingRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6218,7 +6219,7 @@ impl __rt::SchemaType for ProgressNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -6226,7 +6227,7 @@ impl __p::Shape for ProgressNotification {
             &[("method", true, __p::Lit::Str("notifications/progress"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -6235,11 +6236,11 @@ impl __p::Shape for ProgressNotification {
     }
 }
 impl __v::Validate for ProgressNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6445,7 +6446,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
@@ -6458,16 +6459,16 @@ impl __p::Shape for ProgressNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 impl __v::Validate for ProgressNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 "progress" => __f[1usize] = Some(x),
                 "total" => __f[2usize] = Some(x),
@@ -6658,7 +6659,7 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -6669,16 +6670,16 @@ impl __p::Shape for PaginatedRequest {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for PaginatedRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -6828,7 +6829,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6836,16 +6837,16 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "cursor" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -7004,7 +7005,7 @@ impl __rt::SchemaType for PaginatedResult {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7015,16 +7016,16 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 _ => {}
@@ -7197,7 +7198,7 @@ impl __rt::SchemaType for ListResourcesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7205,7 +7206,7 @@ impl __p::Shape for ListResourcesRequest {
             &[("method", true, __p::Lit::Str("resources/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7214,11 +7215,11 @@ impl __p::Shape for ListResourcesRequest {
     }
 }
 impl __v::Validate for ListResourcesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7413,7 +7414,7 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
@@ -7425,7 +7426,7 @@ impl __p::Shape for ListResourcesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -7433,11 +7434,11 @@ impl __p::Shape for ListResourcesResult {
     }
 }
 impl __v::Validate for ListResourcesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resources" => __f[2usize] = Some(x),
@@ -7619,7 +7620,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -7627,7 +7628,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             &[("method", true, __p::Lit::Str("resources/templates/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -7636,11 +7637,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
     }
 }
 impl __v::Validate for ListResourceTemplatesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -7837,7 +7838,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -7852,7 +7853,7 @@ impl __p::Shape for ListResourceTemplatesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -7865,11 +7866,11 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resourceTemplates" => __f[2usize] = Some(x),
@@ -8055,7 +8056,7 @@ impl __rt::SchemaType for ReadResourceRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -8063,7 +8064,7 @@ impl __p::Shape for ReadResourceRequest {
             &[("method", true, __p::Lit::Str("resources/read"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -8072,11 +8073,11 @@ impl __p::Shape for ReadResourceRequest {
     }
 }
 impl __v::Validate for ReadResourceRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -8228,7 +8229,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -8236,16 +8237,16 @@ impl __p::Shape for ReadResourceRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ReadResourceRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -8407,7 +8408,7 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -8421,7 +8422,7 @@ impl __p::Shape for ReadResourceResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -8429,11 +8430,11 @@ impl __p::Shape for ReadResourceResult {
     }
 }
 impl __v::Validate for ReadResourceResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "contents" => __f[1usize] = Some(x),
                 _ => {}
@@ -8504,7 +8505,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -8513,7 +8514,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -8694,7 +8695,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -8709,11 +8710,12 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "blob" => 0x2,
                     "mimeType" => 0x4,
@@ -8722,13 +8724,13 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x12, 0x17, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -8897,7 +8899,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -8905,7 +8907,7 @@ impl __p::Shape for ResourceListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -8914,11 +8916,11 @@ impl __p::Shape for ResourceListChangedNotification {
     }
 }
 impl __v::Validate for ResourceListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9085,7 +9087,7 @@ impl __rt::SchemaType for SubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9093,7 +9095,7 @@ impl __p::Shape for SubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/subscribe"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9102,11 +9104,11 @@ impl __p::Shape for SubscribeRequest {
     }
 }
 impl __v::Validate for SubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9258,7 +9260,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9266,16 +9268,16 @@ impl __p::Shape for SubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for SubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9435,7 +9437,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9443,7 +9445,7 @@ impl __p::Shape for UnsubscribeRequest {
             &[("method", true, __p::Lit::Str("resources/unsubscribe"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9452,11 +9454,11 @@ impl __p::Shape for UnsubscribeRequest {
     }
 }
 impl __v::Validate for UnsubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9608,7 +9610,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9616,16 +9618,16 @@ impl __p::Shape for UnsubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for UnsubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9789,7 +9791,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -9802,7 +9804,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             &[("method", true, __p::Lit::Str("notifications/resources/updated"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -9811,11 +9813,11 @@ impl __p::Shape for ResourceUpdatedNotification {
     }
 }
 impl __v::Validate for ResourceUpdatedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -9967,7 +9969,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -9975,16 +9977,16 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceUpdatedNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -10260,7 +10262,7 @@ impl __rt::SchemaType for Resource {
 }
 #[doc(hidden)]
 impl __p::Shape for Resource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri"],
@@ -10277,16 +10279,16 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
 impl __v::Validate for Resource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "uri" => __f[2usize] = Some(x),
@@ -10636,7 +10638,7 @@ impl __rt::SchemaType for ResourceTemplate {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uriTemplate"],
@@ -10652,16 +10654,16 @@ impl __p::Shape for ResourceTemplate {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
 impl __v::Validate for ResourceTemplate {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "uriTemplate" => __f[2usize] = Some(x),
@@ -10921,7 +10923,7 @@ impl __rt::SchemaType for ResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -10933,16 +10935,16 @@ impl __p::Shape for ResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -11165,7 +11167,7 @@ impl __rt::SchemaType for TextResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for TextResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
@@ -11178,7 +11180,7 @@ impl __p::Shape for TextResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11186,11 +11188,11 @@ impl __p::Shape for TextResourceContents {
     }
 }
 impl __v::Validate for TextResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -11430,7 +11432,7 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
@@ -11443,7 +11445,7 @@ impl __p::Shape for BlobResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11451,11 +11453,11 @@ impl __p::Shape for BlobResourceContents {
     }
 }
 impl __v::Validate for BlobResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -11654,7 +11656,7 @@ impl __rt::SchemaType for ListPromptsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -11662,7 +11664,7 @@ impl __p::Shape for ListPromptsRequest {
             &[("method", true, __p::Lit::Str("prompts/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -11671,11 +11673,11 @@ impl __p::Shape for ListPromptsRequest {
     }
 }
 impl __v::Validate for ListPromptsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -11867,7 +11869,7 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
@@ -11879,7 +11881,7 @@ impl __p::Shape for ListPromptsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11887,11 +11889,11 @@ impl __p::Shape for ListPromptsResult {
     }
 }
 impl __v::Validate for ListPromptsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "prompts" => __f[2usize] = Some(x),
@@ -12072,7 +12074,7 @@ impl __rt::SchemaType for GetPromptRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -12080,7 +12082,7 @@ impl __p::Shape for GetPromptRequest {
             &[("method", true, __p::Lit::Str("prompts/get"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -12089,11 +12091,11 @@ impl __p::Shape for GetPromptRequest {
     }
 }
 impl __v::Validate for GetPromptRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -12261,7 +12263,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12272,16 +12274,16 @@ impl __p::Shape for GetPromptRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for GetPromptRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "arguments" => __f[1usize] = Some(x),
                 _ => {}
@@ -12470,7 +12472,7 @@ impl __rt::SchemaType for GetPromptResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
@@ -12482,7 +12484,7 @@ impl __p::Shape for GetPromptResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -12490,11 +12492,11 @@ impl __p::Shape for GetPromptResult {
     }
 }
 impl __v::Validate for GetPromptResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "messages" => __f[2usize] = Some(x),
@@ -12738,7 +12740,7 @@ impl __rt::SchemaType for Prompt {
 }
 #[doc(hidden)]
 impl __p::Shape for Prompt {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -12752,16 +12754,16 @@ impl __p::Shape for Prompt {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for Prompt {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -13011,7 +13013,7 @@ impl __rt::SchemaType for PromptArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -13024,16 +13026,16 @@ impl __p::Shape for PromptArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for PromptArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -13159,7 +13161,7 @@ impl __rt::SchemaType for Role {
 }
 #[doc(hidden)]
 impl __p::Shape for Role {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -13173,7 +13175,7 @@ impl __p::Shape for Role {
     }
 }
 impl __v::Validate for Role {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -13335,7 +13337,7 @@ impl __rt::SchemaType for PromptMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -13346,16 +13348,16 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for PromptMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -13660,7 +13662,7 @@ impl __rt::SchemaType for ResourceLink {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceLink {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri", "type"],
@@ -13677,7 +13679,7 @@ impl __p::Shape for ResourceLink {
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "uri", "type"],
@@ -13686,11 +13688,11 @@ impl __p::Shape for ResourceLink {
     }
 }
 impl __v::Validate for ResourceLink {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 9usize] = [None; 9usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "uri" => __f[2usize] = Some(x),
@@ -13985,7 +13987,7 @@ impl __rt::SchemaType for EmbeddedResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -13997,7 +13999,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -14006,11 +14008,11 @@ impl __p::Shape for EmbeddedResource {
     }
 }
 impl __v::Validate for EmbeddedResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "resource" => __f[1usize] = Some(x),
                 "annotations" => __f[2usize] = Some(x),
@@ -14103,7 +14105,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -14112,7 +14114,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -14290,7 +14292,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -14305,11 +14307,12 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "blob" => 0x2,
                     "mimeType" => 0x4,
@@ -14318,13 +14321,13 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x12, 0x17, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -14493,7 +14496,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -14501,7 +14504,7 @@ impl __p::Shape for PromptListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/prompts/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -14510,11 +14513,11 @@ impl __p::Shape for PromptListChangedNotification {
     }
 }
 impl __v::Validate for PromptListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -14677,7 +14680,7 @@ impl __rt::SchemaType for ListToolsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -14685,7 +14688,7 @@ impl __p::Shape for ListToolsRequest {
             &[("method", true, __p::Lit::Str("tools/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -14694,11 +14697,11 @@ impl __p::Shape for ListToolsRequest {
     }
 }
 impl __v::Validate for ListToolsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -14888,7 +14891,7 @@ impl __rt::SchemaType for ListToolsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
@@ -14900,7 +14903,7 @@ impl __p::Shape for ListToolsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -14908,11 +14911,11 @@ impl __p::Shape for ListToolsResult {
     }
 }
 impl __v::Validate for ListToolsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "tools" => __f[2usize] = Some(x),
@@ -15144,7 +15147,7 @@ impl __rt::SchemaType for CallToolResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -15160,7 +15163,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -15173,11 +15176,11 @@ impl __p::Shape for CallToolResult {
     }
 }
 impl __v::Validate for CallToolResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "structuredContent" => __f[2usize] = Some(x),
@@ -15371,7 +15374,7 @@ impl __rt::SchemaType for CallToolRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -15379,7 +15382,7 @@ impl __p::Shape for CallToolRequest {
             &[("method", true, __p::Lit::Str("tools/call"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -15388,11 +15391,11 @@ impl __p::Shape for CallToolRequest {
     }
 }
 impl __v::Validate for CallToolRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -15560,7 +15563,7 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -15571,16 +15574,16 @@ impl __p::Shape for CallToolRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for CallToolRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "arguments" => __f[1usize] = Some(x),
                 _ => {}
@@ -15750,7 +15753,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -15758,7 +15761,7 @@ impl __p::Shape for ToolListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/tools/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -15767,11 +15770,11 @@ impl __p::Shape for ToolListChangedNotification {
     }
 }
 impl __v::Validate for ToolListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -16015,7 +16018,7 @@ impl __rt::SchemaType for ToolAnnotations {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -16029,16 +16032,16 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ToolAnnotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "title" => __f[0usize] = Some(x),
                 "readOnlyHint" => __f[1usize] = Some(x),
                 "destructiveHint" => __f[2usize] = Some(x),
@@ -16352,7 +16355,7 @@ impl __rt::SchemaType for Tool {
 }
 #[doc(hidden)]
 impl __p::Shape for Tool {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
@@ -16368,16 +16371,16 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 impl __v::Validate for Tool {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -16622,7 +16625,7 @@ impl __rt::SchemaType for ToolInputSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -16636,16 +16639,16 @@ impl __p::Shape for ToolInputSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 impl __v::Validate for ToolInputSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "properties" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -16835,7 +16838,7 @@ impl __rt::SchemaType for ToolOutputSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolOutputSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -16849,16 +16852,16 @@ impl __p::Shape for ToolOutputSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 impl __v::Validate for ToolOutputSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "properties" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -17038,7 +17041,7 @@ impl __rt::SchemaType for SetLevelRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -17046,7 +17049,7 @@ impl __p::Shape for SetLevelRequest {
             &[("method", true, __p::Lit::Str("logging/setLevel"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -17055,11 +17058,11 @@ impl __p::Shape for SetLevelRequest {
     }
 }
 impl __v::Validate for SetLevelRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -17209,7 +17212,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -17217,16 +17220,16 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
 impl __v::Validate for SetLevelRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -17385,7 +17388,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -17398,7 +17401,7 @@ impl __p::Shape for LoggingMessageNotification {
             &[("method", true, __p::Lit::Str("notifications/message"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -17407,11 +17410,11 @@ impl __p::Shape for LoggingMessageNotification {
     }
 }
 impl __v::Validate for LoggingMessageNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -17593,7 +17596,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
@@ -17605,16 +17608,16 @@ impl __p::Shape for LoggingMessageNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
 impl __v::Validate for LoggingMessageNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 "logger" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -17760,7 +17763,7 @@ impl __rt::SchemaType for LoggingLevel {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingLevel {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -17774,7 +17777,7 @@ impl __p::Shape for LoggingLevel {
     }
 }
 impl __v::Validate for LoggingLevel {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -17946,7 +17949,7 @@ impl __rt::SchemaType for CreateMessageRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -17954,7 +17957,7 @@ impl __p::Shape for CreateMessageRequest {
             &[("method", true, __p::Lit::Str("sampling/createMessage"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -17963,11 +17966,11 @@ impl __p::Shape for CreateMessageRequest {
     }
 }
 impl __v::Validate for CreateMessageRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -18070,7 +18073,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -18084,7 +18087,7 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __v::Validate for CreateMessageRequestParamsIncludeContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -18372,7 +18375,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
@@ -18393,16 +18396,16 @@ impl __p::Shape for CreateMessageRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 impl __v::Validate for CreateMessageRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "messages" => __f[0usize] = Some(x),
                 "modelPreferences" => __f[1usize] = Some(x),
                 "systemPrompt" => __f[2usize] = Some(x),
@@ -18705,7 +18708,7 @@ impl __rt::SchemaType for CreateMessageResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -18722,7 +18725,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -18735,11 +18738,11 @@ impl __p::Shape for CreateMessageResult {
     }
 }
 impl __v::Validate for CreateMessageResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "role" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -18877,7 +18880,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -18891,7 +18894,7 @@ impl __p::Shape for CreateMessageResultStopReason {
     }
 }
 impl __v::Validate for CreateMessageResultStopReason {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -19044,7 +19047,7 @@ impl __rt::SchemaType for SamplingMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -19055,16 +19058,16 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for SamplingMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -19140,7 +19143,7 @@ impl __rt::SchemaType for SamplingMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -19150,7 +19153,7 @@ impl __p::Shape for SamplingMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -19305,9 +19308,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl __v::Validate for SamplingMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessageContent") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -19514,7 +19517,7 @@ impl __rt::SchemaType for Annotations {
 }
 #[doc(hidden)]
 impl __p::Shape for Annotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -19526,16 +19529,16 @@ impl __p::Shape for Annotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Annotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "audience" => __f[0usize] = Some(x),
                 "priority" => __f[1usize] = Some(x),
                 "lastModified" => __f[2usize] = Some(x),
@@ -19644,7 +19647,7 @@ impl __rt::SchemaType for ContentBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for ContentBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -19656,7 +19659,7 @@ impl __p::Shape for ContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -19831,9 +19834,9 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl __v::Validate for ContentBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ContentBlock") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -20056,7 +20059,7 @@ impl __rt::SchemaType for TextContent {
 }
 #[doc(hidden)]
 impl __p::Shape for TextContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
@@ -20068,16 +20071,16 @@ impl __p::Shape for TextContent {
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 impl __v::Validate for TextContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "text" => __f[1usize] = Some(x),
                 "annotations" => __f[2usize] = Some(x),
@@ -20318,7 +20321,7 @@ impl __rt::SchemaType for ImageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ImageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -20331,7 +20334,7 @@ impl __p::Shape for ImageContent {
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -20340,11 +20343,11 @@ impl __p::Shape for ImageContent {
     }
 }
 impl __v::Validate for ImageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 "mimeType" => __f[2usize] = Some(x),
@@ -20595,7 +20598,7 @@ impl __rt::SchemaType for AudioContent {
 }
 #[doc(hidden)]
 impl __p::Shape for AudioContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -20608,7 +20611,7 @@ impl __p::Shape for AudioContent {
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -20617,11 +20620,11 @@ impl __p::Shape for AudioContent {
     }
 }
 impl __v::Validate for AudioContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 "mimeType" => __f[2usize] = Some(x),
@@ -20895,7 +20898,7 @@ impl __rt::SchemaType for ModelPreferences {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelPreferences {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -20911,16 +20914,16 @@ impl __p::Shape for ModelPreferences {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelPreferences {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "hints" => __f[0usize] = Some(x),
                 "costPriority" => __f[1usize] = Some(x),
                 "speedPriority" => __f[2usize] = Some(x),
@@ -21111,7 +21114,7 @@ impl __rt::SchemaType for ModelHint {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelHint {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -21119,16 +21122,16 @@ impl __p::Shape for ModelHint {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelHint {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -21286,7 +21289,7 @@ impl __rt::SchemaType for CompleteRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -21294,7 +21297,7 @@ impl __p::Shape for CompleteRequest {
             &[("method", true, __p::Lit::Str("completion/complete"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -21303,11 +21306,11 @@ impl __p::Shape for CompleteRequest {
     }
 }
 impl __v::Validate for CompleteRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -21380,7 +21383,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
@@ -21389,7 +21392,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceTemplateReference as __p::Shape>::fits(v),
@@ -21530,9 +21533,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("ref/prompt")) => {
                 <PromptReference as __v::Validate>::validate_json(v, cx)
             }
@@ -21708,7 +21711,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
@@ -21719,16 +21722,16 @@ impl __p::Shape for CompleteRequestParamsArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParamsArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "value" => __f[1usize] = Some(x),
                 _ => {}
@@ -21873,7 +21876,7 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -21881,16 +21884,16 @@ impl __p::Shape for CompleteRequestParamsContext {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for CompleteRequestParamsContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "arguments" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -22070,7 +22073,7 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -22088,16 +22091,16 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "ref" => __f[0usize] = Some(x),
                 "argument" => __f[1usize] = Some(x),
                 "context" => __f[2usize] = Some(x),
@@ -22275,7 +22278,7 @@ impl __rt::SchemaType for CompleteResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -22289,7 +22292,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -22297,11 +22300,11 @@ impl __p::Shape for CompleteResult {
     }
 }
 impl __v::Validate for CompleteResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "completion" => __f[1usize] = Some(x),
                 _ => {}
@@ -22492,7 +22495,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
@@ -22504,16 +22507,16 @@ impl __p::Shape for CompleteResultCompletion {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
 impl __v::Validate for CompleteResultCompletion {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "values" => __f[0usize] = Some(x),
                 "total" => __f[1usize] = Some(x),
                 "hasMore" => __f[2usize] = Some(x),
@@ -22700,7 +22703,7 @@ impl __rt::SchemaType for ResourceTemplateReference {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceTemplateReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
@@ -22708,7 +22711,7 @@ impl __p::Shape for ResourceTemplateReference {
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -22717,11 +22720,11 @@ impl __p::Shape for ResourceTemplateReference {
     }
 }
 impl __v::Validate for ResourceTemplateReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -22909,7 +22912,7 @@ impl __rt::SchemaType for PromptReference {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "type"],
@@ -22920,7 +22923,7 @@ impl __p::Shape for PromptReference {
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "type"],
@@ -22929,11 +22932,11 @@ impl __p::Shape for PromptReference {
     }
 }
 impl __v::Validate for PromptReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "type" => __f[2usize] = Some(x),
@@ -23111,7 +23114,7 @@ impl __rt::SchemaType for ListRootsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -23119,7 +23122,7 @@ impl __p::Shape for ListRootsRequest {
             &[("method", true, __p::Lit::Str("roots/list"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -23128,11 +23131,11 @@ impl __p::Shape for ListRootsRequest {
     }
 }
 impl __v::Validate for ListRootsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -23303,7 +23306,7 @@ impl __rt::SchemaType for ListRootsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
@@ -23314,7 +23317,7 @@ impl __p::Shape for ListRootsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -23322,11 +23325,11 @@ impl __p::Shape for ListRootsResult {
     }
 }
 impl __v::Validate for ListRootsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 _ => {}
@@ -23520,7 +23523,7 @@ impl __rt::SchemaType for Root {
 }
 #[doc(hidden)]
 impl __p::Shape for Root {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -23532,16 +23535,16 @@ impl __p::Shape for Root {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for Root {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -23728,7 +23731,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -23736,7 +23739,7 @@ impl __p::Shape for RootsListChangedNotification {
             &[("method", true, __p::Lit::Str("notifications/roots/list_changed"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -23745,11 +23748,11 @@ impl __p::Shape for RootsListChangedNotification {
     }
 }
 impl __v::Validate for RootsListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -23916,7 +23919,7 @@ impl __rt::SchemaType for ElicitRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -23924,7 +23927,7 @@ impl __p::Shape for ElicitRequest {
             &[("method", true, __p::Lit::Str("elicitation/create"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -23933,11 +23936,11 @@ impl __p::Shape for ElicitRequest {
     }
 }
 impl __v::Validate for ElicitRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -24118,7 +24121,7 @@ impl __rt::SchemaType for ElicitRequestParamsRequestedSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequestParamsRequestedSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "properties"],
@@ -24133,7 +24136,7 @@ impl __p::Shape for ElicitRequestParamsRequestedSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "properties"],
@@ -24142,11 +24145,11 @@ impl __p::Shape for ElicitRequestParamsRequestedSchema {
     }
 }
 impl __v::Validate for ElicitRequestParamsRequestedSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestParamsRequestedSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "properties" => __f[1usize] = Some(x),
                 "required" => __f[2usize] = Some(x),
@@ -24332,7 +24335,7 @@ impl __rt::SchemaType for ElicitRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
@@ -24346,16 +24349,16 @@ impl __p::Shape for ElicitRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["message", "requestedSchema"], &[])
     }
 }
 impl __v::Validate for ElicitRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "message" => __f[0usize] = Some(x),
                 "requestedSchema" => __f[1usize] = Some(x),
                 _ => {}
@@ -24432,7 +24435,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
 }
 #[doc(hidden)]
 impl __p::Shape for PrimitiveSchemaDefinition {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::score(v),
             <NumberSchema as __p::Shape>::score(v),
@@ -24443,7 +24446,7 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::fits(v),
             <NumberSchema as __p::Shape>::fits(v),
@@ -24664,7 +24667,7 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -24678,11 +24681,12 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "default" => 0x1,
                     "description" => 0x2,
                     "enum" => 0x4,
@@ -24698,26 +24702,26 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x400,
             0x2b2,
             &[("type", 0x400, true, __p::Lit::Str("string"))],
         );
         out[1usize] = if __p::unclaimed(o, &[("type", &["boolean", "string"])]) {
-            __v::rank_by_bits(o, present, 0x400, 0x742, &[])
+            __v::rank_by_bits(*o, present, 0x400, 0x742, &[])
         } else {
             None
         };
         out[2usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x400,
             0x203,
             &[("type", 0x400, true, __p::Lit::Str("boolean"))],
         );
         out[3usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x404,
             0x20e,
@@ -24727,7 +24731,7 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -24968,7 +24972,7 @@ impl __rt::SchemaType for StringSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for StringSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -24982,7 +24986,7 @@ impl __p::Shape for StringSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -24995,11 +24999,11 @@ impl __p::Shape for StringSchema {
     }
 }
 impl __v::Validate for StringSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -25159,7 +25163,7 @@ impl __rt::SchemaType for StringSchemaFormat {
 }
 #[doc(hidden)]
 impl __p::Shape for StringSchemaFormat {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -25173,7 +25177,7 @@ impl __p::Shape for StringSchemaFormat {
     }
 }
 impl __v::Validate for StringSchemaFormat {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -25396,7 +25400,7 @@ impl __rt::SchemaType for NumberSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for NumberSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -25410,7 +25414,7 @@ impl __p::Shape for NumberSchema {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -25423,11 +25427,11 @@ impl __p::Shape for NumberSchema {
     }
 }
 impl __v::Validate for NumberSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -25566,7 +25570,7 @@ impl __rt::SchemaType for NumberSchemaType {
 }
 #[doc(hidden)]
 impl __p::Shape for NumberSchemaType {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -25580,7 +25584,7 @@ impl __p::Shape for NumberSchemaType {
     }
 }
 impl __v::Validate for NumberSchemaType {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -25773,7 +25777,7 @@ impl __rt::SchemaType for BooleanSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for BooleanSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -25785,7 +25789,7 @@ impl __p::Shape for BooleanSchema {
             &[("type", true, __p::Lit::Str("boolean"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -25798,11 +25802,11 @@ impl __p::Shape for BooleanSchema {
     }
 }
 impl __v::Validate for BooleanSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -26047,7 +26051,7 @@ impl __rt::SchemaType for EnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for EnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
@@ -26060,7 +26064,7 @@ impl __p::Shape for EnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -26077,11 +26081,11 @@ impl __p::Shape for EnumSchema {
     }
 }
 impl __v::Validate for EnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EnumSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -26307,7 +26311,7 @@ impl __rt::SchemaType for ElicitResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["action"],
@@ -26323,7 +26327,7 @@ impl __p::Shape for ElicitResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -26331,11 +26335,11 @@ impl __p::Shape for ElicitResult {
     }
 }
 impl __v::Validate for ElicitResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "action" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -26456,7 +26460,7 @@ impl __rt::SchemaType for ElicitResultAction {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitResultAction {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -26470,7 +26474,7 @@ impl __p::Shape for ElicitResultAction {
     }
 }
 impl __v::Validate for ElicitResultAction {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -26545,7 +26549,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitResultContentValue {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
             <serde_json::Number as __p::Shape>::score(v),
@@ -26555,7 +26559,7 @@ impl __p::Shape for ElicitResultContentValue {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
             <serde_json::Number as __p::Shape>::fits(v),
@@ -26694,7 +26698,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl __v::Validate for ElicitResultContentValue {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -26707,20 +26711,20 @@ impl __v::Validate for ElicitResultContentValue {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => {
+            crate::tree::Kind::Number(_) => {
                 <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -26850,7 +26854,7 @@ impl __rt::SchemaType for ClientRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -26870,7 +26874,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -27184,9 +27188,9 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl __v::Validate for ClientRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("initialize")) => {
                 <InitializeRequest as __v::Validate>::validate_json(v, cx)
@@ -27404,7 +27408,7 @@ impl __rt::SchemaType for ClientNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -27415,7 +27419,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -27591,9 +27595,9 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl __v::Validate for ClientNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -27700,7 +27704,7 @@ impl __rt::SchemaType for ClientResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -27711,7 +27715,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -27963,7 +27967,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     }
 }
 impl __v::Validate for ClientResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -27976,11 +27980,12 @@ impl __v::KeyedCheck for ClientResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "action" => 0x2,
                     "content" => 0x4,
@@ -27995,18 +28000,18 @@ impl __v::KeyedCheck for ClientResult {
             o,
             &["action", "content", "model", "role", "roots"],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x20, 0x21, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x1c, 0x5d, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x20, 0x21, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x2, 0x7, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -28106,7 +28111,7 @@ impl __rt::SchemaType for ServerRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -28117,7 +28122,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -28284,9 +28289,9 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl __v::Validate for ServerRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("sampling/createMessage")) => {
                 <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
@@ -28444,7 +28449,7 @@ impl __rt::SchemaType for ServerNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -28458,7 +28463,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -28698,9 +28703,9 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl __v::Validate for ServerNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -28863,7 +28868,7 @@ impl __rt::SchemaType for ServerResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -28880,7 +28885,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -29355,7 +29360,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     }
 }
 impl __v::Validate for ServerResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -29368,11 +29373,12 @@ impl __v::KeyedCheck for ServerResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "capabilities" => 0x2,
                     "completion" => 0x4,
@@ -29409,24 +29415,24 @@ impl __v::KeyedCheck for ServerResult {
                 "tools",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x4802, 0x4843, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x100, 0x121, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x8089, &[]);
-        out[9usize] = __v::rank_by_bits(o, present, 0x10000, 0x10201, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x4802, 0x4843, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x4, 0x5, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x100, 0x121, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0x400, 0x601, &[]);
+        out[5usize] = __v::rank_by_bits(*o, present, 0x1000, 0x1201, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x2000, 0x2201, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0x10, 0x11, &[]);
+        out[8usize] = __v::rank_by_bits(*o, present, 0x8, 0x8089, &[]);
+        out[9usize] = __v::rank_by_bits(*o, present, 0x10000, 0x10201, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

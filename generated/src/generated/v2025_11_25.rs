@@ -62,7 +62,7 @@ impl __rt::SchemaType for JSONRPCMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::score(v),
             <JSONRPCNotification as __p::Shape>::score(v),
@@ -72,7 +72,7 @@ impl __p::Shape for JSONRPCMessage {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCRequest as __p::Shape>::fits(v),
             <JSONRPCNotification as __p::Shape>::fits(v),
@@ -267,7 +267,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     }
 }
 impl __v::Validate for JSONRPCMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -282,11 +282,12 @@ impl __v::KeyedCheck for JSONRPCMessage {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "error" => 0x1,
                     "id" => 0x2,
                     "jsonrpc" => 0x4,
@@ -297,14 +298,14 @@ impl __v::KeyedCheck for JSONRPCMessage {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xe,
             0x1a,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xc,
             0x18,
@@ -315,14 +316,14 @@ impl __v::KeyedCheck for JSONRPCMessage {
         );
         out[2usize] = [
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x26,
                 0x22,
                 &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x5,
                 0x3,
@@ -336,7 +337,7 @@ impl __v::KeyedCheck for JSONRPCMessage {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -430,13 +431,13 @@ impl __rt::SchemaType for ProgressToken {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressToken {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -528,7 +529,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl __v::Validate for ProgressToken {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -540,18 +541,18 @@ impl __v::Validate for ProgressToken {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -719,7 +720,7 @@ impl __rt::SchemaType for TaskAugmentedRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskAugmentedRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -730,16 +731,16 @@ impl __p::Shape for TaskAugmentedRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for TaskAugmentedRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskAugmentedRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "task" => __f[1usize] = Some(x),
                 _ => {}
@@ -892,7 +893,7 @@ impl __rt::SchemaType for RequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -900,16 +901,16 @@ impl __p::Shape for RequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1049,7 +1050,7 @@ impl __rt::SchemaType for RequestParamsMeta {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1057,16 +1058,16 @@ impl __p::Shape for RequestParamsMeta {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for RequestParamsMeta {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "progressToken" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1226,7 +1227,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1237,16 +1238,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1399,7 +1400,7 @@ impl __rt::SchemaType for NotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for NotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1407,16 +1408,16 @@ impl __p::Shape for NotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for NotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1577,7 +1578,7 @@ impl __rt::SchemaType for Notification {
 }
 #[doc(hidden)]
 impl __p::Shape for Notification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1588,16 +1589,16 @@ impl __p::Shape for Notification {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Notification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1745,7 +1746,7 @@ impl __rt::SchemaType for BaseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -1753,7 +1754,7 @@ impl __p::Shape for BaseResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1761,11 +1762,11 @@ impl __p::Shape for BaseResult {
     }
 }
 impl __v::Validate for BaseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1938,7 +1939,7 @@ impl __rt::SchemaType for Error {
 }
 #[doc(hidden)]
 impl __p::Shape for Error {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
@@ -1950,16 +1951,16 @@ impl __p::Shape for Error {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
 impl __v::Validate for Error {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -2031,13 +2032,13 @@ impl __rt::SchemaType for RequestId {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestId {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -2127,7 +2128,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     }
 }
 impl __v::Validate for RequestId {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -2139,18 +2140,18 @@ impl __v::Validate for RequestId {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -2340,7 +2341,7 @@ impl __rt::SchemaType for JSONRPCRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -2352,7 +2353,7 @@ impl __p::Shape for JSONRPCRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -2369,11 +2370,11 @@ impl __p::Shape for JSONRPCRequest {
     }
 }
 impl __v::Validate for JSONRPCRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2584,7 +2585,7 @@ impl __rt::SchemaType for JSONRPCNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -2598,7 +2599,7 @@ impl __p::Shape for JSONRPCNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -2621,11 +2622,11 @@ impl __p::Shape for JSONRPCNotification {
     }
 }
 impl __v::Validate for JSONRPCNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2826,7 +2827,7 @@ impl __rt::SchemaType for JSONRPCResultResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCResultResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2837,7 +2838,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "id", "result"],
@@ -2854,11 +2855,11 @@ impl __p::Shape for JSONRPCResultResponse {
     }
 }
 impl __v::Validate for JSONRPCResultResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "result" => __f[2usize] = Some(x),
@@ -3055,7 +3056,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCErrorResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -3066,7 +3067,7 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -3083,11 +3084,11 @@ impl __p::Shape for JSONRPCErrorResponse {
     }
 }
 impl __v::Validate for JSONRPCErrorResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "error" => __f[2usize] = Some(x),
@@ -3194,7 +3195,7 @@ impl __rt::SchemaType for JSONRPCResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::score(v),
             <JSONRPCErrorResponse as __p::Shape>::score(v),
@@ -3203,7 +3204,7 @@ impl __p::Shape for JSONRPCResponse {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <JSONRPCResultResponse as __p::Shape>::fits(v),
             <JSONRPCErrorResponse as __p::Shape>::fits(v),
@@ -3384,7 +3385,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     }
 }
 impl __v::Validate for JSONRPCResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
         crate::validate::jsonrpc::response_fields(v, cx);
     }
@@ -3400,11 +3401,12 @@ impl __v::KeyedCheck for JSONRPCResponse {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "error" => 0x1,
                     "id" => 0x2,
                     "jsonrpc" => 0x4,
@@ -3413,14 +3415,14 @@ impl __v::KeyedCheck for JSONRPCResponse {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0xe,
             0xa,
             &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x5,
             0x3,
@@ -3430,7 +3432,7 @@ impl __v::KeyedCheck for JSONRPCResponse {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -3636,7 +3638,7 @@ impl __rt::SchemaType for URLElicitationRequiredError {
 }
 #[doc(hidden)]
 impl __p::Shape for URLElicitationRequiredError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -3650,7 +3652,7 @@ impl __p::Shape for URLElicitationRequiredError {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -3659,11 +3661,11 @@ impl __p::Shape for URLElicitationRequiredError {
     }
 }
 impl __v::Validate for URLElicitationRequiredError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "error" => __f[2usize] = Some(x),
@@ -3826,7 +3828,7 @@ impl __rt::SchemaType for URLElicitationRequiredErrorErrorData {
 }
 #[doc(hidden)]
 impl __p::Shape for URLElicitationRequiredErrorErrorData {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["elicitations"],
@@ -3839,18 +3841,18 @@ impl __p::Shape for URLElicitationRequiredErrorErrorData {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["elicitations"], &[])
     }
 }
 impl __v::Validate for URLElicitationRequiredErrorErrorData {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorErrorData") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "elicitations" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -4021,7 +4023,7 @@ impl __rt::SchemaType for URLElicitationRequiredErrorError {
 }
 #[doc(hidden)]
 impl __p::Shape for URLElicitationRequiredErrorError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message", "data"],
@@ -4036,7 +4038,7 @@ impl __p::Shape for URLElicitationRequiredErrorError {
             &[("code", true, __p::Lit::Int(-32042i64))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message", "data"],
@@ -4045,11 +4047,11 @@ impl __p::Shape for URLElicitationRequiredErrorError {
     }
 }
 impl __v::Validate for URLElicitationRequiredErrorError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -4248,7 +4250,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -4260,16 +4262,16 @@ impl __p::Shape for CancelledNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for CancelledNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "requestId" => __f[1usize] = Some(x),
                 "reason" => __f[2usize] = Some(x),
@@ -4484,7 +4486,7 @@ impl __rt::SchemaType for CancelledNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelledNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -4495,7 +4497,7 @@ impl __p::Shape for CancelledNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -4507,11 +4509,11 @@ impl __p::Shape for CancelledNotification {
     }
 }
 impl __v::Validate for CancelledNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -4724,7 +4726,7 @@ impl __rt::SchemaType for InitializeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "clientInfo"],
@@ -4740,16 +4742,16 @@ impl __p::Shape for InitializeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "clientInfo"], &[])
     }
 }
 impl __v::Validate for InitializeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "protocolVersion" => __f[1usize] = Some(x),
                 "capabilities" => __f[2usize] = Some(x),
@@ -4967,7 +4969,7 @@ impl __rt::SchemaType for InitializeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4981,7 +4983,7 @@ impl __p::Shape for InitializeRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -4993,11 +4995,11 @@ impl __p::Shape for InitializeRequest {
     }
 }
 impl __v::Validate for InitializeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -5236,7 +5238,7 @@ impl __rt::SchemaType for InitializeResult {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializeResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["protocolVersion", "capabilities", "serverInfo"],
@@ -5253,7 +5255,7 @@ impl __p::Shape for InitializeResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["protocolVersion", "capabilities", "serverInfo"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -5266,11 +5268,11 @@ impl __p::Shape for InitializeResult {
     }
 }
 impl __v::Validate for InitializeResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "protocolVersion" => __f[1usize] = Some(x),
                 "capabilities" => __f[2usize] = Some(x),
@@ -5487,7 +5489,7 @@ impl __rt::SchemaType for InitializedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for InitializedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -5498,7 +5500,7 @@ impl __p::Shape for InitializedNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -5510,11 +5512,11 @@ impl __p::Shape for InitializedNotification {
     }
 }
 impl __v::Validate for InitializedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -5744,7 +5746,7 @@ impl __rt::SchemaType for ClientCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5767,16 +5769,16 @@ impl __p::Shape for ClientCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 "sampling" => __f[2usize] = Some(x),
@@ -5976,7 +5978,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -5984,16 +5986,16 @@ impl __p::Shape for ClientCapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesRoots {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6151,7 +6153,7 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesSampling {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6162,16 +6164,16 @@ impl __p::Shape for ClientCapabilitiesSampling {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesSampling {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "context" => __f[0usize] = Some(x),
                 "tools" => __f[1usize] = Some(x),
                 _ => {}
@@ -6341,7 +6343,7 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesElicitation {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6352,16 +6354,16 @@ impl __p::Shape for ClientCapabilitiesElicitation {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesElicitation {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "form" => __f[0usize] = Some(x),
                 "url" => __f[1usize] = Some(x),
                 _ => {}
@@ -6516,7 +6518,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsSampling {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6524,18 +6526,18 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsSampling") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "createMessage" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6675,7 +6677,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsElicitation {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6683,18 +6685,18 @@ impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsElicitation") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "create" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -6853,7 +6855,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequests {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasksRequests {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -6872,16 +6874,16 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesTasksRequests {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequests") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "sampling" => __f[0usize] = Some(x),
                 "elicitation" => __f[1usize] = Some(x),
                 _ => {}
@@ -7074,7 +7076,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasks {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasks {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7089,16 +7091,16 @@ impl __p::Shape for ClientCapabilitiesTasks {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ClientCapabilitiesTasks {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasks") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "list" => __f[0usize] = Some(x),
                 "cancel" => __f[1usize] = Some(x),
                 "requests" => __f[2usize] = Some(x),
@@ -7370,7 +7372,7 @@ impl __rt::SchemaType for ServerCapabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7392,16 +7394,16 @@ impl __p::Shape for ServerCapabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "logging" => __f[1usize] = Some(x),
                 "completions" => __f[2usize] = Some(x),
@@ -7621,7 +7623,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7629,16 +7631,16 @@ impl __p::Shape for ServerCapabilitiesPrompts {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesPrompts {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -7797,7 +7799,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7808,16 +7810,16 @@ impl __p::Shape for ServerCapabilitiesResources {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesResources {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "subscribe" => __f[0usize] = Some(x),
                 "listChanged" => __f[1usize] = Some(x),
                 _ => {}
@@ -7972,7 +7974,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -7980,16 +7982,16 @@ impl __p::Shape for ServerCapabilitiesTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -8129,7 +8131,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequestsTools {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8137,18 +8139,18 @@ impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequestsTools") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "call" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -8288,7 +8290,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequests {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTasksRequests {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8302,16 +8304,16 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTasksRequests {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequests") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "tools" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -8488,7 +8490,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasks {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTasks {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -8503,16 +8505,16 @@ impl __p::Shape for ServerCapabilitiesTasks {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ServerCapabilitiesTasks {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasks") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "list" => __f[0usize] = Some(x),
                 "cancel" => __f[1usize] = Some(x),
                 "requests" => __f[2usize] = Some(x),
@@ -8749,7 +8751,7 @@ impl __rt::SchemaType for Icon {
 }
 #[doc(hidden)]
 impl __p::Shape for Icon {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["src"],
@@ -8762,16 +8764,16 @@ impl __p::Shape for Icon {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["src"], &[])
     }
 }
 impl __v::Validate for Icon {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "src" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "sizes" => __f[2usize] = Some(x),
@@ -8899,7 +8901,7 @@ impl __rt::SchemaType for IconTheme {
 }
 #[doc(hidden)]
 impl __p::Shape for IconTheme {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -8913,7 +8915,7 @@ impl __p::Shape for IconTheme {
     }
 }
 impl __v::Validate for IconTheme {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -9065,7 +9067,7 @@ impl __rt::SchemaType for Icons {
 }
 #[doc(hidden)]
 impl __p::Shape for Icons {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -9073,16 +9075,16 @@ impl __p::Shape for Icons {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Icons {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "icons" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -9247,7 +9249,7 @@ impl __rt::SchemaType for BaseMetadata {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseMetadata {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -9258,16 +9260,16 @@ impl __p::Shape for BaseMetadata {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for BaseMetadata {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -9525,7 +9527,7 @@ impl __rt::SchemaType for Implementation {
 }
 #[doc(hidden)]
 impl __p::Shape for Implementation {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "version"],
@@ -9540,16 +9542,16 @@ impl __p::Shape for Implementation {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "version"], &[])
     }
 }
 impl __v::Validate for Implementation {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "icons" => __f[2usize] = Some(x),
@@ -9801,7 +9803,7 @@ impl __rt::SchemaType for PingRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PingRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -9815,7 +9817,7 @@ impl __p::Shape for PingRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -9827,11 +9829,11 @@ impl __p::Shape for PingRequest {
     }
 }
 impl __v::Validate for PingRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -10079,7 +10081,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["progressToken", "progress"],
@@ -10093,16 +10095,16 @@ impl __p::Shape for ProgressNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["progressToken", "progress"], &[])
     }
 }
 impl __v::Validate for ProgressNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "progressToken" => __f[1usize] = Some(x),
                 "progress" => __f[2usize] = Some(x),
@@ -10327,7 +10329,7 @@ impl __rt::SchemaType for ProgressNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -10338,7 +10340,7 @@ impl __p::Shape for ProgressNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -10350,11 +10352,11 @@ impl __p::Shape for ProgressNotification {
     }
 }
 impl __v::Validate for ProgressNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -10530,7 +10532,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -10541,16 +10543,16 @@ impl __p::Shape for PaginatedRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "cursor" => __f[1usize] = Some(x),
                 _ => {}
@@ -10756,7 +10758,7 @@ impl __rt::SchemaType for PaginatedRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -10768,7 +10770,7 @@ impl __p::Shape for PaginatedRequest {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -10777,11 +10779,11 @@ impl __p::Shape for PaginatedRequest {
     }
 }
 impl __v::Validate for PaginatedRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -10967,7 +10969,7 @@ impl __rt::SchemaType for PaginatedResult {
 }
 #[doc(hidden)]
 impl __p::Shape for PaginatedResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -10978,16 +10980,16 @@ impl __p::Shape for PaginatedResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for PaginatedResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 _ => {}
@@ -11199,7 +11201,7 @@ impl __rt::SchemaType for ListResourcesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -11213,7 +11215,7 @@ impl __p::Shape for ListResourcesRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -11225,11 +11227,11 @@ impl __p::Shape for ListResourcesRequest {
     }
 }
 impl __v::Validate for ListResourcesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -11442,7 +11444,7 @@ impl __rt::SchemaType for ListResourcesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resources"],
@@ -11454,7 +11456,7 @@ impl __p::Shape for ListResourcesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resources"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11462,11 +11464,11 @@ impl __p::Shape for ListResourcesResult {
     }
 }
 impl __v::Validate for ListResourcesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resources" => __f[2usize] = Some(x),
@@ -11687,7 +11689,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -11701,7 +11703,7 @@ impl __p::Shape for ListResourceTemplatesRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -11713,11 +11715,11 @@ impl __p::Shape for ListResourceTemplatesRequest {
     }
 }
 impl __v::Validate for ListResourceTemplatesRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -11932,7 +11934,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["resourceTemplates"],
@@ -11947,7 +11949,7 @@ impl __p::Shape for ListResourceTemplatesResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["resourceTemplates"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -11960,11 +11962,11 @@ impl __p::Shape for ListResourceTemplatesResult {
     }
 }
 impl __v::Validate for ListResourceTemplatesResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "resourceTemplates" => __f[2usize] = Some(x),
@@ -12156,7 +12158,7 @@ impl __rt::SchemaType for ResourceRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -12167,16 +12169,16 @@ impl __p::Shape for ResourceRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -12354,7 +12356,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -12365,16 +12367,16 @@ impl __p::Shape for ReadResourceRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ReadResourceRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -12578,7 +12580,7 @@ impl __rt::SchemaType for ReadResourceRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -12592,7 +12594,7 @@ impl __p::Shape for ReadResourceRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -12604,11 +12606,11 @@ impl __p::Shape for ReadResourceRequest {
     }
 }
 impl __v::Validate for ReadResourceRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -12796,7 +12798,7 @@ impl __rt::SchemaType for ReadResourceResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["contents"],
@@ -12810,7 +12812,7 @@ impl __p::Shape for ReadResourceResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["contents"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -12818,11 +12820,11 @@ impl __p::Shape for ReadResourceResult {
     }
 }
 impl __v::Validate for ReadResourceResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "contents" => __f[1usize] = Some(x),
                 _ => {}
@@ -12893,7 +12895,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -12902,7 +12904,7 @@ impl __p::Shape for ReadResourceResultContentsItem {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -13083,7 +13085,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -13098,11 +13100,12 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "blob" => 0x2,
                     "mimeType" => 0x4,
@@ -13111,13 +13114,13 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x12, 0x17, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -13303,7 +13306,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -13314,7 +13317,7 @@ impl __p::Shape for ResourceListChangedNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -13326,11 +13329,11 @@ impl __p::Shape for ResourceListChangedNotification {
     }
 }
 impl __v::Validate for ResourceListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -13515,7 +13518,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -13526,16 +13529,16 @@ impl __p::Shape for SubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for SubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -13734,7 +13737,7 @@ impl __rt::SchemaType for SubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -13748,7 +13751,7 @@ impl __p::Shape for SubscribeRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -13760,11 +13763,11 @@ impl __p::Shape for SubscribeRequest {
     }
 }
 impl __v::Validate for SubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -13954,7 +13957,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -13965,16 +13968,16 @@ impl __p::Shape for UnsubscribeRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for UnsubscribeRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -14178,7 +14181,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -14192,7 +14195,7 @@ impl __p::Shape for UnsubscribeRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -14204,11 +14207,11 @@ impl __p::Shape for UnsubscribeRequest {
     }
 }
 impl __v::Validate for UnsubscribeRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -14398,7 +14401,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -14409,16 +14412,16 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceUpdatedNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -14613,7 +14616,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -14629,7 +14632,7 @@ impl __p::Shape for ResourceUpdatedNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -14641,11 +14644,11 @@ impl __p::Shape for ResourceUpdatedNotification {
     }
 }
 impl __v::Validate for ResourceUpdatedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -14964,7 +14967,7 @@ impl __rt::SchemaType for Resource {
 }
 #[doc(hidden)]
 impl __p::Shape for Resource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri"],
@@ -14982,16 +14985,16 @@ impl __p::Shape for Resource {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "uri"], &[])
     }
 }
 impl __v::Validate for Resource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 9usize] = [None; 9usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "icons" => __f[2usize] = Some(x),
@@ -15380,7 +15383,7 @@ impl __rt::SchemaType for ResourceTemplate {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uriTemplate"],
@@ -15397,16 +15400,16 @@ impl __p::Shape for ResourceTemplate {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "uriTemplate"], &[])
     }
 }
 impl __v::Validate for ResourceTemplate {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "icons" => __f[2usize] = Some(x),
@@ -15679,7 +15682,7 @@ impl __rt::SchemaType for ResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -15691,16 +15694,16 @@ impl __p::Shape for ResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -15923,7 +15926,7 @@ impl __rt::SchemaType for TextResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for TextResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "text"],
@@ -15936,7 +15939,7 @@ impl __p::Shape for TextResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -15944,11 +15947,11 @@ impl __p::Shape for TextResourceContents {
     }
 }
 impl __v::Validate for TextResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -16188,7 +16191,7 @@ impl __rt::SchemaType for BlobResourceContents {
 }
 #[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri", "blob"],
@@ -16201,7 +16204,7 @@ impl __p::Shape for BlobResourceContents {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri", "blob"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -16209,11 +16212,11 @@ impl __p::Shape for BlobResourceContents {
     }
 }
 impl __v::Validate for BlobResourceContents {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "mimeType" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -16451,7 +16454,7 @@ impl __rt::SchemaType for ListPromptsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -16465,7 +16468,7 @@ impl __p::Shape for ListPromptsRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -16477,11 +16480,11 @@ impl __p::Shape for ListPromptsRequest {
     }
 }
 impl __v::Validate for ListPromptsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -16691,7 +16694,7 @@ impl __rt::SchemaType for ListPromptsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["prompts"],
@@ -16703,7 +16706,7 @@ impl __p::Shape for ListPromptsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["prompts"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -16711,11 +16714,11 @@ impl __p::Shape for ListPromptsResult {
     }
 }
 impl __v::Validate for ListPromptsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "prompts" => __f[2usize] = Some(x),
@@ -16921,7 +16924,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -16933,16 +16936,16 @@ impl __p::Shape for GetPromptRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for GetPromptRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 "arguments" => __f[2usize] = Some(x),
@@ -17153,7 +17156,7 @@ impl __rt::SchemaType for GetPromptRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -17167,7 +17170,7 @@ impl __p::Shape for GetPromptRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -17179,11 +17182,11 @@ impl __p::Shape for GetPromptRequest {
     }
 }
 impl __v::Validate for GetPromptRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -17386,7 +17389,7 @@ impl __rt::SchemaType for GetPromptResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetPromptResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages"],
@@ -17398,7 +17401,7 @@ impl __p::Shape for GetPromptResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -17406,11 +17409,11 @@ impl __p::Shape for GetPromptResult {
     }
 }
 impl __v::Validate for GetPromptResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "description" => __f[1usize] = Some(x),
                 "messages" => __f[2usize] = Some(x),
@@ -17680,7 +17683,7 @@ impl __rt::SchemaType for Prompt {
 }
 #[doc(hidden)]
 impl __p::Shape for Prompt {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -17695,16 +17698,16 @@ impl __p::Shape for Prompt {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for Prompt {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "icons" => __f[2usize] = Some(x),
@@ -17967,7 +17970,7 @@ impl __rt::SchemaType for PromptArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -17980,16 +17983,16 @@ impl __p::Shape for PromptArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for PromptArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -18115,7 +18118,7 @@ impl __rt::SchemaType for Role {
 }
 #[doc(hidden)]
 impl __p::Shape for Role {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -18129,7 +18132,7 @@ impl __p::Shape for Role {
     }
 }
 impl __v::Validate for Role {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -18291,7 +18294,7 @@ impl __rt::SchemaType for PromptMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -18302,16 +18305,16 @@ impl __p::Shape for PromptMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for PromptMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 _ => {}
@@ -18642,7 +18645,7 @@ impl __rt::SchemaType for ResourceLink {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceLink {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "uri", "type"],
@@ -18660,7 +18663,7 @@ impl __p::Shape for ResourceLink {
             &[("type", true, __p::Lit::Str("resource_link"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "uri", "type"],
@@ -18669,11 +18672,11 @@ impl __p::Shape for ResourceLink {
     }
 }
 impl __v::Validate for ResourceLink {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 10usize] = [None; 10usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "icons" => __f[2usize] = Some(x),
@@ -18981,7 +18984,7 @@ impl __rt::SchemaType for EmbeddedResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "resource"],
@@ -18993,7 +18996,7 @@ impl __p::Shape for EmbeddedResource {
             &[("type", true, __p::Lit::Str("resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "resource"],
@@ -19002,11 +19005,11 @@ impl __p::Shape for EmbeddedResource {
     }
 }
 impl __v::Validate for EmbeddedResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "resource" => __f[1usize] = Some(x),
                 "annotations" => __f[2usize] = Some(x),
@@ -19099,7 +19102,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
 }
 #[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::score(v),
             <BlobResourceContents as __p::Shape>::score(v),
@@ -19108,7 +19111,7 @@ impl __p::Shape for EmbeddedResourceResource {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextResourceContents as __p::Shape>::fits(v),
             <BlobResourceContents as __p::Shape>::fits(v),
@@ -19286,7 +19289,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -19301,11 +19304,12 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "blob" => 0x2,
                     "mimeType" => 0x4,
@@ -19314,13 +19318,13 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x12, 0x17, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -19506,7 +19510,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -19517,7 +19521,7 @@ impl __p::Shape for PromptListChangedNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -19529,11 +19533,11 @@ impl __p::Shape for PromptListChangedNotification {
     }
 }
 impl __v::Validate for PromptListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -19744,7 +19748,7 @@ impl __rt::SchemaType for ListToolsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -19758,7 +19762,7 @@ impl __p::Shape for ListToolsRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -19770,11 +19774,11 @@ impl __p::Shape for ListToolsRequest {
     }
 }
 impl __v::Validate for ListToolsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -19982,7 +19986,7 @@ impl __rt::SchemaType for ListToolsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListToolsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["tools"],
@@ -19994,7 +19998,7 @@ impl __p::Shape for ListToolsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["tools"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -20002,11 +20006,11 @@ impl __p::Shape for ListToolsResult {
     }
 }
 impl __v::Validate for ListToolsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "tools" => __f[2usize] = Some(x),
@@ -20238,7 +20242,7 @@ impl __rt::SchemaType for CallToolResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["content"],
@@ -20254,7 +20258,7 @@ impl __p::Shape for CallToolResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["content"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -20267,11 +20271,11 @@ impl __p::Shape for CallToolResult {
     }
 }
 impl __v::Validate for CallToolResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "structuredContent" => __f[2usize] = Some(x),
@@ -20513,7 +20517,7 @@ impl __rt::SchemaType for CallToolRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -20526,16 +20530,16 @@ impl __p::Shape for CallToolRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for CallToolRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "task" => __f[1usize] = Some(x),
                 "name" => __f[2usize] = Some(x),
@@ -20759,7 +20763,7 @@ impl __rt::SchemaType for CallToolRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CallToolRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -20773,7 +20777,7 @@ impl __p::Shape for CallToolRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -20785,11 +20789,11 @@ impl __p::Shape for CallToolRequest {
     }
 }
 impl __v::Validate for CallToolRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -20990,7 +20994,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -21001,7 +21005,7 @@ impl __p::Shape for ToolListChangedNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -21013,11 +21017,11 @@ impl __p::Shape for ToolListChangedNotification {
     }
 }
 impl __v::Validate for ToolListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -21270,7 +21274,7 @@ impl __rt::SchemaType for ToolAnnotations {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -21284,16 +21288,16 @@ impl __p::Shape for ToolAnnotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ToolAnnotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "title" => __f[0usize] = Some(x),
                 "readOnlyHint" => __f[1usize] = Some(x),
                 "destructiveHint" => __f[2usize] = Some(x),
@@ -21490,7 +21494,7 @@ impl __rt::SchemaType for ToolExecution {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolExecution {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -21503,16 +21507,16 @@ impl __p::Shape for ToolExecution {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ToolExecution {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolExecution") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskSupport" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -21607,7 +21611,7 @@ impl __rt::SchemaType for ToolExecutionTaskSupport {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolExecutionTaskSupport {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -21621,7 +21625,7 @@ impl __p::Shape for ToolExecutionTaskSupport {
     }
 }
 impl __v::Validate for ToolExecutionTaskSupport {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -21939,7 +21943,7 @@ impl __rt::SchemaType for Tool {
 }
 #[doc(hidden)]
 impl __p::Shape for Tool {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "inputSchema"],
@@ -21957,16 +21961,16 @@ impl __p::Shape for Tool {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "inputSchema"], &[])
     }
 }
 impl __v::Validate for Tool {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 9usize] = [None; 9usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "icons" => __f[2usize] = Some(x),
@@ -22254,7 +22258,7 @@ impl __rt::SchemaType for ToolInputSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -22269,16 +22273,16 @@ impl __p::Shape for ToolInputSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 impl __v::Validate for ToolInputSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "$schema" => __f[0usize] = Some(x),
                 "type" => __f[1usize] = Some(x),
                 "properties" => __f[2usize] = Some(x),
@@ -22498,7 +22502,7 @@ impl __rt::SchemaType for ToolOutputSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolOutputSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -22513,16 +22517,16 @@ impl __p::Shape for ToolOutputSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("object"))])
     }
 }
 impl __v::Validate for ToolOutputSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "$schema" => __f[0usize] = Some(x),
                 "type" => __f[1usize] = Some(x),
                 "properties" => __f[2usize] = Some(x),
@@ -22660,7 +22664,7 @@ impl __rt::SchemaType for TaskStatus {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskStatus {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -22674,7 +22678,7 @@ impl __p::Shape for TaskStatus {
     }
 }
 impl __v::Validate for TaskStatus {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -22818,19 +22822,19 @@ impl __rt::SchemaType for TaskMetadata {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskMetadata {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(v, &[], &[("ttl", <i64 as __p::Shape>::fits as __p::Fit)], &[])
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for TaskMetadata {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskMetadata") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "ttl" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -22976,7 +22980,7 @@ impl __rt::SchemaType for RelatedTaskMetadata {
 }
 #[doc(hidden)]
 impl __p::Shape for RelatedTaskMetadata {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
@@ -22984,16 +22988,16 @@ impl __p::Shape for RelatedTaskMetadata {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
 impl __v::Validate for RelatedTaskMetadata {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RelatedTaskMetadata") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -23239,7 +23243,7 @@ impl __rt::SchemaType for Task {
 }
 #[doc(hidden)]
 impl __p::Shape for Task {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -23255,7 +23259,7 @@ impl __p::Shape for Task {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -23264,11 +23268,11 @@ impl __p::Shape for Task {
     }
 }
 impl __v::Validate for Task {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Task") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 "statusMessage" => __f[2usize] = Some(x),
@@ -23486,7 +23490,7 @@ impl __rt::SchemaType for CreateTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["task"],
@@ -23497,16 +23501,16 @@ impl __p::Shape for CreateTaskResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["task"], &[])
     }
 }
 impl __v::Validate for CreateTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "task" => __f[1usize] = Some(x),
                 _ => {}
@@ -23704,7 +23708,7 @@ impl __rt::SchemaType for GetTaskRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -23718,7 +23722,7 @@ impl __p::Shape for GetTaskRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -23730,11 +23734,11 @@ impl __p::Shape for GetTaskRequest {
     }
 }
 impl __v::Validate for GetTaskRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -23902,7 +23906,7 @@ impl __rt::SchemaType for GetTaskRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
@@ -23910,16 +23914,16 @@ impl __p::Shape for GetTaskRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
 impl __v::Validate for GetTaskRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -24185,7 +24189,7 @@ impl __rt::SchemaType for GetTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -24202,7 +24206,7 @@ impl __p::Shape for GetTaskResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -24228,11 +24232,11 @@ impl __p::Shape for GetTaskResult {
     }
 }
 impl __v::Validate for GetTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "taskId" => __f[1usize] = Some(x),
                 "status" => __f[2usize] = Some(x),
@@ -24497,7 +24501,7 @@ impl __rt::SchemaType for GetTaskPayloadRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskPayloadRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -24514,7 +24518,7 @@ impl __p::Shape for GetTaskPayloadRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -24526,11 +24530,11 @@ impl __p::Shape for GetTaskPayloadRequest {
     }
 }
 impl __v::Validate for GetTaskPayloadRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -24698,7 +24702,7 @@ impl __rt::SchemaType for GetTaskPayloadRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskPayloadRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
@@ -24706,16 +24710,16 @@ impl __p::Shape for GetTaskPayloadRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
 impl __v::Validate for GetTaskPayloadRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -24855,7 +24859,7 @@ impl __rt::SchemaType for GetTaskPayloadResult {
 }
 #[doc(hidden)]
 impl __p::Shape for GetTaskPayloadResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -24863,7 +24867,7 @@ impl __p::Shape for GetTaskPayloadResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -24871,11 +24875,11 @@ impl __p::Shape for GetTaskPayloadResult {
     }
 }
 impl __v::Validate for GetTaskPayloadResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -25066,7 +25070,7 @@ impl __rt::SchemaType for CancelTaskRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelTaskRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -25080,7 +25084,7 @@ impl __p::Shape for CancelTaskRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -25092,11 +25096,11 @@ impl __p::Shape for CancelTaskRequest {
     }
 }
 impl __v::Validate for CancelTaskRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -25264,7 +25268,7 @@ impl __rt::SchemaType for CancelTaskRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelTaskRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId"],
@@ -25272,16 +25276,16 @@ impl __p::Shape for CancelTaskRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["taskId"], &[])
     }
 }
 impl __v::Validate for CancelTaskRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "taskId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -25547,7 +25551,7 @@ impl __rt::SchemaType for CancelTaskResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CancelTaskResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -25564,7 +25568,7 @@ impl __p::Shape for CancelTaskResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -25590,11 +25594,11 @@ impl __p::Shape for CancelTaskResult {
     }
 }
 impl __v::Validate for CancelTaskResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "taskId" => __f[1usize] = Some(x),
                 "status" => __f[2usize] = Some(x),
@@ -25859,7 +25863,7 @@ impl __rt::SchemaType for ListTasksRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListTasksRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -25873,7 +25877,7 @@ impl __p::Shape for ListTasksRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -25885,11 +25889,11 @@ impl __p::Shape for ListTasksRequest {
     }
 }
 impl __v::Validate for ListTasksRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -26097,7 +26101,7 @@ impl __rt::SchemaType for ListTasksResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListTasksResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["tasks"],
@@ -26109,7 +26113,7 @@ impl __p::Shape for ListTasksResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["tasks"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -26117,11 +26121,11 @@ impl __p::Shape for ListTasksResult {
     }
 }
 impl __v::Validate for ListTasksResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "nextCursor" => __f[1usize] = Some(x),
                 "tasks" => __f[2usize] = Some(x),
@@ -26419,7 +26423,7 @@ impl __rt::SchemaType for TaskStatusNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskStatusNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -26436,7 +26440,7 @@ impl __p::Shape for TaskStatusNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["taskId", "status", "createdAt", "lastUpdatedAt", "ttl"],
@@ -26445,11 +26449,11 @@ impl __p::Shape for TaskStatusNotificationParams {
     }
 }
 impl __v::Validate for TaskStatusNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 8usize] = [None; 8usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "taskId" => __f[1usize] = Some(x),
                 "status" => __f[2usize] = Some(x),
@@ -26701,7 +26705,7 @@ impl __rt::SchemaType for TaskStatusNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for TaskStatusNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -26717,7 +26721,7 @@ impl __p::Shape for TaskStatusNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -26729,11 +26733,11 @@ impl __p::Shape for TaskStatusNotification {
     }
 }
 impl __v::Validate for TaskStatusNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -26912,7 +26916,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -26923,16 +26927,16 @@ impl __p::Shape for SetLevelRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
 impl __v::Validate for SetLevelRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "level" => __f[1usize] = Some(x),
                 _ => {}
@@ -27130,7 +27134,7 @@ impl __rt::SchemaType for SetLevelRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -27144,7 +27148,7 @@ impl __p::Shape for SetLevelRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -27156,11 +27160,11 @@ impl __p::Shape for SetLevelRequest {
     }
 }
 impl __v::Validate for SetLevelRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -27380,7 +27384,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level", "data"],
@@ -27393,16 +27397,16 @@ impl __p::Shape for LoggingMessageNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level", "data"], &[])
     }
 }
 impl __v::Validate for LoggingMessageNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "level" => __f[1usize] = Some(x),
                 "logger" => __f[2usize] = Some(x),
@@ -27614,7 +27618,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -27630,7 +27634,7 @@ impl __p::Shape for LoggingMessageNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -27642,11 +27646,11 @@ impl __p::Shape for LoggingMessageNotification {
     }
 }
 impl __v::Validate for LoggingMessageNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -27788,7 +27792,7 @@ impl __rt::SchemaType for LoggingLevel {
 }
 #[doc(hidden)]
 impl __p::Shape for LoggingLevel {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -27802,7 +27806,7 @@ impl __p::Shape for LoggingLevel {
     }
 }
 impl __v::Validate for LoggingLevel {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -28178,7 +28182,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["messages", "maxTokens"],
@@ -28203,16 +28207,16 @@ impl __p::Shape for CreateMessageRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["messages", "maxTokens"], &[])
     }
 }
 impl __v::Validate for CreateMessageRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 12usize] = [None; 12usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 12usize] = [None; 12usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "task" => __f[1usize] = Some(x),
                 "messages" => __f[2usize] = Some(x),
@@ -28449,7 +28453,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -28463,7 +28467,7 @@ impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     }
 }
 impl __v::Validate for CreateMessageRequestParamsIncludeContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -28610,7 +28614,7 @@ impl __rt::SchemaType for ToolChoice {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolChoice {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -28618,16 +28622,16 @@ impl __p::Shape for ToolChoice {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ToolChoice {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "mode" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -28722,7 +28726,7 @@ impl __rt::SchemaType for ToolChoiceMode {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolChoiceMode {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -28736,7 +28740,7 @@ impl __p::Shape for ToolChoiceMode {
     }
 }
 impl __v::Validate for ToolChoiceMode {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -28938,7 +28942,7 @@ impl __rt::SchemaType for CreateMessageRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -28952,7 +28956,7 @@ impl __p::Shape for CreateMessageRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -28964,11 +28968,11 @@ impl __p::Shape for CreateMessageRequest {
     }
 }
 impl __v::Validate for CreateMessageRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -29218,7 +29222,7 @@ impl __rt::SchemaType for CreateMessageResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content", "model"],
@@ -29235,7 +29239,7 @@ impl __p::Shape for CreateMessageResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content", "model"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -29248,11 +29252,11 @@ impl __p::Shape for CreateMessageResult {
     }
 }
 impl __v::Validate for CreateMessageResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "role" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -29394,7 +29398,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
 }
 #[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -29408,7 +29412,7 @@ impl __p::Shape for CreateMessageResultStopReason {
     }
 }
 impl __v::Validate for CreateMessageResultStopReason {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -29581,7 +29585,7 @@ impl __rt::SchemaType for SamplingMessage {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessage {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["role", "content"],
@@ -29593,16 +29597,16 @@ impl __p::Shape for SamplingMessage {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["role", "content"], &[])
     }
 }
 impl __v::Validate for SamplingMessage {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "role" => __f[0usize] = Some(x),
                 "content" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -29688,7 +29692,7 @@ impl __rt::SchemaType for SamplingMessageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::score(v),
             <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
@@ -29697,7 +29701,7 @@ impl __p::Shape for SamplingMessageContent {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <SamplingMessageContentBlock as __p::Shape>::fits(v),
             <Vec<SamplingMessageContentBlock> as __p::Shape>::fits(v),
@@ -29773,7 +29777,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl __v::Validate for SamplingMessageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -29786,16 +29790,16 @@ impl __v::Validate for SamplingMessageContent {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => fail(cx),
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => fail(cx),
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => {
+            crate::tree::Kind::Object(_) => {
                 <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
             }
         }
@@ -29908,7 +29912,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for SamplingMessageContentBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -29920,7 +29924,7 @@ impl __p::Shape for SamplingMessageContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -30111,9 +30115,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessageContentBlock") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -30336,7 +30340,7 @@ impl __rt::SchemaType for Annotations {
 }
 #[doc(hidden)]
 impl __p::Shape for Annotations {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -30348,16 +30352,16 @@ impl __p::Shape for Annotations {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Annotations {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "audience" => __f[0usize] = Some(x),
                 "priority" => __f[1usize] = Some(x),
                 "lastModified" => __f[2usize] = Some(x),
@@ -30466,7 +30470,7 @@ impl __rt::SchemaType for ContentBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for ContentBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::score(v),
             <ImageContent as __p::Shape>::score(v),
@@ -30478,7 +30482,7 @@ impl __p::Shape for ContentBlock {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <TextContent as __p::Shape>::fits(v),
             <ImageContent as __p::Shape>::fits(v),
@@ -30653,9 +30657,9 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl __v::Validate for ContentBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ContentBlock") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextContent as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageContent as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioContent as __v::Validate>::validate_json(v, cx),
@@ -30878,7 +30882,7 @@ impl __rt::SchemaType for TextContent {
 }
 #[doc(hidden)]
 impl __p::Shape for TextContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
@@ -30890,16 +30894,16 @@ impl __p::Shape for TextContent {
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 impl __v::Validate for TextContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "text" => __f[1usize] = Some(x),
                 "annotations" => __f[2usize] = Some(x),
@@ -31140,7 +31144,7 @@ impl __rt::SchemaType for ImageContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ImageContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -31153,7 +31157,7 @@ impl __p::Shape for ImageContent {
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -31162,11 +31166,11 @@ impl __p::Shape for ImageContent {
     }
 }
 impl __v::Validate for ImageContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 "mimeType" => __f[2usize] = Some(x),
@@ -31417,7 +31421,7 @@ impl __rt::SchemaType for AudioContent {
 }
 #[doc(hidden)]
 impl __p::Shape for AudioContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data", "mimeType"],
@@ -31430,7 +31434,7 @@ impl __p::Shape for AudioContent {
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "data", "mimeType"],
@@ -31439,11 +31443,11 @@ impl __p::Shape for AudioContent {
     }
 }
 impl __v::Validate for AudioContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 "mimeType" => __f[2usize] = Some(x),
@@ -31700,7 +31704,7 @@ impl __rt::SchemaType for ToolUseContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolUseContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "id", "name", "input"],
@@ -31713,7 +31717,7 @@ impl __p::Shape for ToolUseContent {
             &[("type", true, __p::Lit::Str("tool_use"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "id", "name", "input"],
@@ -31722,11 +31726,11 @@ impl __p::Shape for ToolUseContent {
     }
 }
 impl __v::Validate for ToolUseContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "name" => __f[2usize] = Some(x),
@@ -32008,7 +32012,7 @@ impl __rt::SchemaType for ToolResultContent {
 }
 #[doc(hidden)]
 impl __p::Shape for ToolResultContent {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "toolUseId", "content"],
@@ -32025,7 +32029,7 @@ impl __p::Shape for ToolResultContent {
             &[("type", true, __p::Lit::Str("tool_result"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "toolUseId", "content"],
@@ -32034,11 +32038,11 @@ impl __p::Shape for ToolResultContent {
     }
 }
 impl __v::Validate for ToolResultContent {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "toolUseId" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -32324,7 +32328,7 @@ impl __rt::SchemaType for ModelPreferences {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelPreferences {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -32340,16 +32344,16 @@ impl __p::Shape for ModelPreferences {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelPreferences {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "hints" => __f[0usize] = Some(x),
                 "costPriority" => __f[1usize] = Some(x),
                 "speedPriority" => __f[2usize] = Some(x),
@@ -32540,7 +32544,7 @@ impl __rt::SchemaType for ModelHint {
 }
 #[doc(hidden)]
 impl __p::Shape for ModelHint {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -32548,16 +32552,16 @@ impl __p::Shape for ModelHint {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for ModelHint {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -32757,7 +32761,7 @@ impl __rt::SchemaType for CompleteRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["ref", "argument"],
@@ -32776,16 +32780,16 @@ impl __p::Shape for CompleteRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["ref", "argument"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "ref" => __f[1usize] = Some(x),
                 "argument" => __f[2usize] = Some(x),
@@ -32885,7 +32889,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::score(v),
             <ResourceTemplateReference as __p::Shape>::score(v),
@@ -32894,7 +32898,7 @@ impl __p::Shape for CompleteRequestParamsRef {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PromptReference as __p::Shape>::fits(v),
             <ResourceTemplateReference as __p::Shape>::fits(v),
@@ -33035,9 +33039,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsRef") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("ref/prompt")) => {
                 <PromptReference as __v::Validate>::validate_json(v, cx)
             }
@@ -33213,7 +33217,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "value"],
@@ -33224,16 +33228,16 @@ impl __p::Shape for CompleteRequestParamsArgument {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name", "value"], &[])
     }
 }
 impl __v::Validate for CompleteRequestParamsArgument {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "value" => __f[1usize] = Some(x),
                 _ => {}
@@ -33378,7 +33382,7 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsContext {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -33386,16 +33390,16 @@ impl __p::Shape for CompleteRequestParamsContext {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for CompleteRequestParamsContext {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "arguments" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -33583,7 +33587,7 @@ impl __rt::SchemaType for CompleteRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -33597,7 +33601,7 @@ impl __p::Shape for CompleteRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -33609,11 +33613,11 @@ impl __p::Shape for CompleteRequest {
     }
 }
 impl __v::Validate for CompleteRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -33796,7 +33800,7 @@ impl __rt::SchemaType for CompleteResult {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["completion"],
@@ -33810,7 +33814,7 @@ impl __p::Shape for CompleteResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["completion"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -33818,11 +33822,11 @@ impl __p::Shape for CompleteResult {
     }
 }
 impl __v::Validate for CompleteResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "completion" => __f[1usize] = Some(x),
                 _ => {}
@@ -34013,7 +34017,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
 }
 #[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["values"],
@@ -34025,16 +34029,16 @@ impl __p::Shape for CompleteResultCompletion {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["values"], &[])
     }
 }
 impl __v::Validate for CompleteResultCompletion {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "values" => __f[0usize] = Some(x),
                 "total" => __f[1usize] = Some(x),
                 "hasMore" => __f[2usize] = Some(x),
@@ -34221,7 +34225,7 @@ impl __rt::SchemaType for ResourceTemplateReference {
 }
 #[doc(hidden)]
 impl __p::Shape for ResourceTemplateReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "uri"],
@@ -34229,7 +34233,7 @@ impl __p::Shape for ResourceTemplateReference {
             &[("type", true, __p::Lit::Str("ref/resource"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "uri"],
@@ -34238,11 +34242,11 @@ impl __p::Shape for ResourceTemplateReference {
     }
 }
 impl __v::Validate for ResourceTemplateReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "uri" => __f[1usize] = Some(x),
                 _ => {}
@@ -34430,7 +34434,7 @@ impl __rt::SchemaType for PromptReference {
 }
 #[doc(hidden)]
 impl __p::Shape for PromptReference {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name", "type"],
@@ -34441,7 +34445,7 @@ impl __p::Shape for PromptReference {
             &[("type", true, __p::Lit::Str("ref/prompt"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["name", "type"],
@@ -34450,11 +34454,11 @@ impl __p::Shape for PromptReference {
     }
 }
 impl __v::Validate for PromptReference {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "type" => __f[2usize] = Some(x),
@@ -34671,7 +34675,7 @@ impl __rt::SchemaType for ListRootsRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -34685,7 +34689,7 @@ impl __p::Shape for ListRootsRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -34697,11 +34701,11 @@ impl __p::Shape for ListRootsRequest {
     }
 }
 impl __v::Validate for ListRootsRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -34890,7 +34894,7 @@ impl __rt::SchemaType for ListRootsResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ListRootsResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["roots"],
@@ -34901,7 +34905,7 @@ impl __p::Shape for ListRootsResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["roots"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -34909,11 +34913,11 @@ impl __p::Shape for ListRootsResult {
     }
 }
 impl __v::Validate for ListRootsResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 _ => {}
@@ -35107,7 +35111,7 @@ impl __rt::SchemaType for Root {
 }
 #[doc(hidden)]
 impl __p::Shape for Root {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -35119,16 +35123,16 @@ impl __p::Shape for Root {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for Root {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "name" => __f[1usize] = Some(x),
                 "_meta" => __f[2usize] = Some(x),
@@ -35332,7 +35336,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc"],
@@ -35343,7 +35347,7 @@ impl __p::Shape for RootsListChangedNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
@@ -35355,11 +35359,11 @@ impl __p::Shape for RootsListChangedNotification {
     }
 }
 impl __v::Validate for RootsListChangedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -35605,7 +35609,7 @@ impl __rt::SchemaType for ElicitRequestFormParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequestFormParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["message", "requestedSchema"],
@@ -35622,7 +35626,7 @@ impl __p::Shape for ElicitRequestFormParams {
             &[("mode", false, __p::Lit::Str("form"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["message", "requestedSchema"],
@@ -35631,11 +35635,11 @@ impl __p::Shape for ElicitRequestFormParams {
     }
 }
 impl __v::Validate for ElicitRequestFormParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "task" => __f[1usize] = Some(x),
                 "mode" => __f[2usize] = Some(x),
@@ -35870,7 +35874,7 @@ impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "properties"],
@@ -35886,7 +35890,7 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
             &[("type", true, __p::Lit::Str("object"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "properties"],
@@ -35895,13 +35899,13 @@ impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
     }
 }
 impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "$schema" => __f[0usize] = Some(x),
                 "type" => __f[1usize] = Some(x),
                 "properties" => __f[2usize] = Some(x),
@@ -36173,7 +36177,7 @@ impl __rt::SchemaType for ElicitRequestURLParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequestURLParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["mode", "message", "elicitationId", "url"],
@@ -36187,7 +36191,7 @@ impl __p::Shape for ElicitRequestURLParams {
             &[("mode", true, __p::Lit::Str("url"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["mode", "message", "elicitationId", "url"],
@@ -36196,11 +36200,11 @@ impl __p::Shape for ElicitRequestURLParams {
     }
 }
 impl __v::Validate for ElicitRequestURLParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "task" => __f[1usize] = Some(x),
                 "mode" => __f[2usize] = Some(x),
@@ -36321,7 +36325,7 @@ impl __rt::SchemaType for ElicitRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <ElicitRequestFormParams as __p::Shape>::score(v),
             <ElicitRequestURLParams as __p::Shape>::score(v),
@@ -36330,7 +36334,7 @@ impl __p::Shape for ElicitRequestParams {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <ElicitRequestFormParams as __p::Shape>::fits(v),
             <ElicitRequestURLParams as __p::Shape>::fits(v),
@@ -36473,9 +36477,9 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     }
 }
 impl __v::Validate for ElicitRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestParams") else { return };
-        match o.get("mode").map(serde_json::Value::as_str) {
+        match o.get("mode").map(crate::tree::Node::as_str) {
             Some(Some("form")) => {
                 <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx)
             }
@@ -36675,7 +36679,7 @@ impl __rt::SchemaType for ElicitRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -36689,7 +36693,7 @@ impl __p::Shape for ElicitRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -36701,11 +36705,11 @@ impl __p::Shape for ElicitRequest {
     }
 }
 impl __v::Validate for ElicitRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -36800,7 +36804,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
 }
 #[doc(hidden)]
 impl __p::Shape for PrimitiveSchemaDefinition {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::score(v),
             <NumberSchema as __p::Shape>::score(v),
@@ -36811,7 +36815,7 @@ impl __p::Shape for PrimitiveSchemaDefinition {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <StringSchema as __p::Shape>::fits(v),
             <NumberSchema as __p::Shape>::fits(v),
@@ -37031,7 +37035,7 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -37045,11 +37049,12 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "default" => 0x1,
                     "description" => 0x2,
                     "enum" => 0x4,
@@ -37069,7 +37074,7 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x4000,
             0x2493,
@@ -37079,12 +37084,12 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             &[("type", &["array", "boolean", "string"])],
         ) {
-            __v::rank_by_bits(o, present, 0x4000, 0x6903, &[])
+            __v::rank_by_bits(*o, present, 0x4000, 0x6903, &[])
         } else {
             None
         };
         out[2usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x4000,
             0x2003,
@@ -37092,35 +37097,35 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
         );
         out[3usize] = [
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x4004,
                 0x2007,
                 &[("type", 0x4000, true, __p::Lit::Str("string"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x5000,
                 0x3003,
                 &[("type", 0x4000, true, __p::Lit::Str("string"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x4020,
                 0x2263,
                 &[("type", 0x4000, true, __p::Lit::Str("array"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x4020,
                 0x2263,
                 &[("type", 0x4000, true, __p::Lit::Str("array"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x4004,
                 0x200f,
@@ -37134,7 +37139,7 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -37427,7 +37432,7 @@ impl __rt::SchemaType for StringSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for StringSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -37442,7 +37447,7 @@ impl __p::Shape for StringSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -37455,11 +37460,11 @@ impl __p::Shape for StringSchema {
     }
 }
 impl __v::Validate for StringSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -37632,7 +37637,7 @@ impl __rt::SchemaType for StringSchemaFormat {
 }
 #[doc(hidden)]
 impl __p::Shape for StringSchemaFormat {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -37646,7 +37651,7 @@ impl __p::Shape for StringSchemaFormat {
     }
 }
 impl __v::Validate for StringSchemaFormat {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -37887,7 +37892,7 @@ impl __rt::SchemaType for NumberSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for NumberSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -37902,7 +37907,7 @@ impl __p::Shape for NumberSchema {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -37915,11 +37920,11 @@ impl __p::Shape for NumberSchema {
     }
 }
 impl __v::Validate for NumberSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -38071,7 +38076,7 @@ impl __rt::SchemaType for NumberSchemaType {
 }
 #[doc(hidden)]
 impl __p::Shape for NumberSchemaType {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -38085,7 +38090,7 @@ impl __p::Shape for NumberSchemaType {
     }
 }
 impl __v::Validate for NumberSchemaType {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -38278,7 +38283,7 @@ impl __rt::SchemaType for BooleanSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for BooleanSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -38290,7 +38295,7 @@ impl __p::Shape for BooleanSchema {
             &[("type", true, __p::Lit::Str("boolean"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -38303,11 +38308,11 @@ impl __p::Shape for BooleanSchema {
     }
 }
 impl __v::Validate for BooleanSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -38557,7 +38562,7 @@ impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for UntitledSingleSelectEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
@@ -38570,7 +38575,7 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -38587,11 +38592,11 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
     }
 }
 impl __v::Validate for UntitledSingleSelectEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -38850,7 +38855,7 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for TitledSingleSelectEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "oneOf"],
@@ -38867,7 +38872,7 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "oneOf"],
@@ -38884,11 +38889,11 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
     }
 }
 impl __v::Validate for TitledSingleSelectEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -39093,7 +39098,7 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
 }
 #[doc(hidden)]
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["const", "title"],
@@ -39104,18 +39109,18 @@ impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
 impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "const" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -39185,7 +39190,7 @@ impl __rt::SchemaType for SingleSelectEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for SingleSelectEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
@@ -39194,7 +39199,7 @@ impl __p::Shape for SingleSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <UntitledSingleSelectEnumSchema as __p::Shape>::fits(v),
             <TitledSingleSelectEnumSchema as __p::Shape>::fits(v),
@@ -39381,7 +39386,7 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -39396,11 +39401,12 @@ impl __v::KeyedCheck for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "default" => 0x1,
                     "description" => 0x2,
                     "enum" => 0x4,
@@ -39411,14 +39417,14 @@ impl __v::KeyedCheck for SingleSelectEnumSchema {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x24,
             0x17,
             &[("type", 0x20, true, __p::Lit::Str("string"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x28,
             0x1b,
@@ -39428,7 +39434,7 @@ impl __v::KeyedCheck for SingleSelectEnumSchema {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -39691,7 +39697,7 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for UntitledMultiSelectEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "items"],
@@ -39709,7 +39715,7 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "items"],
@@ -39726,11 +39732,11 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
     }
 }
 impl __v::Validate for UntitledMultiSelectEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -39958,7 +39964,7 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
 }
 #[doc(hidden)]
 impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
@@ -39966,7 +39972,7 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -39975,11 +39981,11 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
     }
 }
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "enum" => __f[1usize] = Some(x),
                 _ => {}
@@ -40235,7 +40241,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "items"],
@@ -40253,7 +40259,7 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
             &[("type", true, __p::Lit::Str("array"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "items"],
@@ -40270,11 +40276,11 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
     }
 }
 impl __v::Validate for TitledMultiSelectEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 7usize] = [None; 7usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -40503,7 +40509,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 #[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["const", "title"],
@@ -40514,18 +40520,18 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["const", "title"], &[])
     }
 }
 impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "const" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -40675,7 +40681,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
 }
 #[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["anyOf"],
@@ -40689,16 +40695,16 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["anyOf"], &[])
     }
 }
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "anyOf" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -40761,7 +40767,7 @@ impl __rt::SchemaType for MultiSelectEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for MultiSelectEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
@@ -40770,7 +40776,7 @@ impl __p::Shape for MultiSelectEnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <UntitledMultiSelectEnumSchema as __p::Shape>::fits(v),
             <TitledMultiSelectEnumSchema as __p::Shape>::fits(v),
@@ -40943,7 +40949,7 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -40956,11 +40962,12 @@ impl __v::KeyedCheck for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "default" => 0x1,
                     "description" => 0x2,
                     "items" => 0x4,
@@ -40972,14 +40979,14 @@ impl __v::KeyedCheck for MultiSelectEnumSchema {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x44,
             0x3f,
             &[("type", 0x40, true, __p::Lit::Str("array"))],
         );
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x44,
             0x3f,
@@ -40989,7 +40996,7 @@ impl __v::KeyedCheck for MultiSelectEnumSchema {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -41236,7 +41243,7 @@ impl __rt::SchemaType for LegacyTitledEnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for LegacyTitledEnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
@@ -41250,7 +41257,7 @@ impl __p::Shape for LegacyTitledEnumSchema {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -41267,11 +41274,11 @@ impl __p::Shape for LegacyTitledEnumSchema {
     }
 }
 impl __v::Validate for LegacyTitledEnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 6usize] = [None; 6usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 "description" => __f[2usize] = Some(x),
@@ -41398,7 +41405,7 @@ impl __rt::SchemaType for EnumSchema {
 }
 #[doc(hidden)]
 impl __p::Shape for EnumSchema {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::score(v),
             <MultiSelectEnumSchema as __p::Shape>::score(v),
@@ -41408,7 +41415,7 @@ impl __p::Shape for EnumSchema {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <SingleSelectEnumSchema as __p::Shape>::fits(v),
             <MultiSelectEnumSchema as __p::Shape>::fits(v),
@@ -41605,7 +41612,7 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
     }
 }
 impl __v::Validate for EnumSchema {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -41619,11 +41626,12 @@ impl __v::KeyedCheck for EnumSchema {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "default" => 0x1,
                     "description" => 0x2,
                     "enum" => 0x4,
@@ -41639,14 +41647,14 @@ impl __v::KeyedCheck for EnumSchema {
         }
         out[0usize] = [
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x204,
                 0x107,
                 &[("type", 0x200, true, __p::Lit::Str("string"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x280,
                 0x183,
@@ -41658,14 +41666,14 @@ impl __v::KeyedCheck for EnumSchema {
             .max();
         out[1usize] = [
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x210,
                 0x173,
                 &[("type", 0x200, true, __p::Lit::Str("array"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x210,
                 0x173,
@@ -41676,7 +41684,7 @@ impl __v::KeyedCheck for EnumSchema {
             .flatten()
             .max();
         out[2usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x204,
             0x10f,
@@ -41686,7 +41694,7 @@ impl __v::KeyedCheck for EnumSchema {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -41904,7 +41912,7 @@ impl __rt::SchemaType for ElicitResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["action"],
@@ -41920,7 +41928,7 @@ impl __p::Shape for ElicitResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -41928,11 +41936,11 @@ impl __p::Shape for ElicitResult {
     }
 }
 impl __v::Validate for ElicitResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "action" => __f[1usize] = Some(x),
                 "content" => __f[2usize] = Some(x),
@@ -42053,7 +42061,7 @@ impl __rt::SchemaType for ElicitResultAction {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitResultAction {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -42067,7 +42075,7 @@ impl __p::Shape for ElicitResultAction {
     }
 }
 impl __v::Validate for ElicitResultAction {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -42147,7 +42155,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitResultContentValue {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
             <serde_json::Number as __p::Shape>::score(v),
@@ -42158,7 +42166,7 @@ impl __p::Shape for ElicitResultContentValue {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
             <serde_json::Number as __p::Shape>::fits(v),
@@ -42321,7 +42329,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl __v::Validate for ElicitResultContentValue {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -42334,22 +42342,22 @@ impl __v::Validate for ElicitResultContentValue {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => {
+            crate::tree::Kind::Number(_) => {
                 <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => {
+            crate::tree::Kind::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<String> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -42543,7 +42551,7 @@ impl __rt::SchemaType for ElicitationCompleteNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitationCompleteNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -42560,7 +42568,7 @@ impl __p::Shape for ElicitationCompleteNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -42572,11 +42580,11 @@ impl __p::Shape for ElicitationCompleteNotification {
     }
 }
 impl __v::Validate for ElicitationCompleteNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitationCompleteNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -42740,7 +42748,7 @@ impl __rt::SchemaType for ElicitationCompleteNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ElicitationCompleteNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["elicitationId"],
@@ -42748,18 +42756,18 @@ impl __p::Shape for ElicitationCompleteNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["elicitationId"], &[])
     }
 }
 impl __v::Validate for ElicitationCompleteNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitationCompleteNotificationParams") else {
             return
         };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "elicitationId" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -42900,7 +42908,7 @@ impl __rt::SchemaType for ClientRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <InitializeRequest as __p::Shape>::score(v),
@@ -42924,7 +42932,7 @@ impl __p::Shape for ClientRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <InitializeRequest as __p::Shape>::fits(v),
@@ -43303,9 +43311,9 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl __v::Validate for ClientRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("initialize")) => {
                 <InitializeRequest as __v::Validate>::validate_json(v, cx)
@@ -43566,7 +43574,7 @@ impl __rt::SchemaType for ClientNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -43578,7 +43586,7 @@ impl __p::Shape for ClientNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -43771,9 +43779,9 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     }
 }
 impl __v::Validate for ClientNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -43908,7 +43916,7 @@ impl __rt::SchemaType for ClientResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <CreateMessageResult as __p::Shape>::score(v),
@@ -43923,7 +43931,7 @@ impl __p::Shape for ClientResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <CreateMessageResult as __p::Shape>::fits(v),
@@ -44292,7 +44300,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     }
 }
 impl __v::Validate for ClientResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -44305,11 +44313,12 @@ impl __v::KeyedCheck for ClientResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "action" => 0x2,
                     "content" => 0x4,
@@ -44333,29 +44342,29 @@ impl __v::KeyedCheck for ClientResult {
             o,
             &["action", "content", "model", "role", "roots", "tasks"],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x124, 0x1125, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x200, 0x201, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x124, 0x1125, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x200, 0x201, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x2, 0x7, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0xa418, 0xac99, &[]);
         out[5usize] = if __p::names_none(
             o,
             &["action", "content", "model", "role", "roots", "tasks"],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[6usize] = __v::rank_by_bits(o, present, 0x4000, 0x4041, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x4000, 0x4041, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0xa418, 0xac99, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -44503,7 +44512,7 @@ impl __rt::SchemaType for ServerRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::score(v),
             <CreateMessageRequest as __p::Shape>::score(v),
@@ -44518,7 +44527,7 @@ impl __p::Shape for ServerRequest {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <PingRequest as __p::Shape>::fits(v),
             <CreateMessageRequest as __p::Shape>::fits(v),
@@ -44750,9 +44759,9 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     }
 }
 impl __v::Validate for ServerRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("sampling/createMessage")) => {
                 <CreateMessageRequest as __v::Validate>::validate_json(v, cx)
@@ -44960,7 +44969,7 @@ impl __rt::SchemaType for ServerNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::score(v),
             <ProgressNotification as __p::Shape>::score(v),
@@ -44976,7 +44985,7 @@ impl __p::Shape for ServerNotification {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <CancelledNotification as __p::Shape>::fits(v),
             <ProgressNotification as __p::Shape>::fits(v),
@@ -45253,9 +45262,9 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     }
 }
 impl __v::Validate for ServerNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerNotification") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("notifications/cancelled")) => {
                 <CancelledNotification as __v::Validate>::validate_json(v, cx)
             }
@@ -45454,7 +45463,7 @@ impl __rt::SchemaType for ServerResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ServerResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::score(v),
             <InitializeResult as __p::Shape>::score(v),
@@ -45475,7 +45484,7 @@ impl __p::Shape for ServerResult {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <EmptyResult as __p::Shape>::fits(v),
             <InitializeResult as __p::Shape>::fits(v),
@@ -46078,7 +46087,7 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     }
 }
 impl __v::Validate for ServerResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -46091,11 +46100,12 @@ impl __v::KeyedCheck for ServerResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "capabilities" => 0x2,
                     "completion" => 0x4,
@@ -46141,20 +46151,20 @@ impl __v::KeyedCheck for ServerResult {
                 "tools",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x24002, 0x24083, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x441, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x2000, 0x2801, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x8000, 0x8801, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x10000, 0x10801, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x100109, &[]);
-        out[9usize] = __v::rank_by_bits(o, present, 0x800000, 0x800801, &[]);
-        out[10usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x24002, 0x24083, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x4, 0x5, &[]);
+        out[3usize] = __v::rank_by_bits(*o, present, 0x400, 0x441, &[]);
+        out[4usize] = __v::rank_by_bits(*o, present, 0x2000, 0x2801, &[]);
+        out[5usize] = __v::rank_by_bits(*o, present, 0x8000, 0x8801, &[]);
+        out[6usize] = __v::rank_by_bits(*o, present, 0x10000, 0x10801, &[]);
+        out[7usize] = __v::rank_by_bits(*o, present, 0x10, 0x11, &[]);
+        out[8usize] = __v::rank_by_bits(*o, present, 0x8, 0x100109, &[]);
+        out[9usize] = __v::rank_by_bits(*o, present, 0x800000, 0x800801, &[]);
+        out[10usize] = __v::rank_by_bits(*o, present, 0x1240220, 0x12c1221, &[]);
         out[11usize] = if __p::names_none(
             o,
             &[
@@ -46172,17 +46182,17 @@ impl __v::KeyedCheck for ServerResult {
                 "tools",
             ],
         ) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[12usize] = __v::rank_by_bits(o, present, 0x400000, 0x400801, &[]);
-        out[13usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
+        out[12usize] = __v::rank_by_bits(*o, present, 0x400000, 0x400801, &[]);
+        out[13usize] = __v::rank_by_bits(*o, present, 0x1240220, 0x12c1221, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

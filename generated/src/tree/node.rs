@@ -250,6 +250,21 @@ impl PartialEq<serde_json::Value> for Node<'_> {
     }
 }
 
+/// Equal JSON, as two `Value`s of them would be equal (numbers by value, objects by key).
+impl PartialEq for Node<'_> {
+    fn eq(&self, other: &Node<'_>) -> bool {
+        match (self.kind(), other.kind()) {
+            (Kind::Null, Kind::Null) => true,
+            (Kind::Bool(a), Kind::Bool(b)) => a == b,
+            (Kind::Number(a), Kind::Number(b)) => a.to_number() == b.to_number(),
+            (Kind::String(a), Kind::String(b)) => a == b,
+            (Kind::Array(a), Kind::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
+            (Kind::Object(a), Kind::Object(b)) => a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| x == y)),
+            _ => false,
+        }
+    }
+}
+
 /// A number, kept as its text; valued as serde_json values the same text.
 #[derive(Clone, Copy)]
 pub struct Number<'v> {
@@ -378,6 +393,10 @@ impl<'v> Array<'v> {
         field_a(self.doc.tape[self.at as usize]) == 0
     }
 
+    pub fn first(self) -> Option<Node<'v>> {
+        self.iter().next()
+    }
+
     /// The element at `i`: found by passing over those before it, so iterate rather than index in a loop.
     pub fn get(self, i: usize) -> Option<Node<'v>> {
         self.iter().nth(i)
@@ -435,6 +454,11 @@ pub struct Object<'v> {
 }
 
 impl<'v> Object<'v> {
+    /// Whether the text of this object has a key more than once (the tree shows each once, with its last value).
+    pub fn has_repeated_key(self) -> bool {
+        self.repeated()
+    }
+
     fn repeated(self) -> bool {
         Tag::from_bits(self.doc.tape[self.at as usize]) == Tag::ObjectRepeated
     }
@@ -460,12 +484,18 @@ impl<'v> Object<'v> {
 
     /// The value under `key`; the last one if the key is repeated.
     pub fn get(self, key: &str) -> Option<Node<'v>> {
+        self.get_key_value(key).map(|(_, v)| v)
+    }
+
+    /// The key as the document holds it (borrowed for `'v`) and its value.
+    pub fn get_key_value(self, key: &str) -> Option<(&'v str, Node<'v>)> {
         let mut found = None;
         let mut entries = self.raw();
         while let Some(k) = entries.next() {
             let v = entries.next().expect("a value after each key");
-            if k.str_unchecked() == key {
-                found = Some(v);
+            let name = k.str_unchecked();
+            if name == key {
+                found = Some((name, v));
                 if !self.repeated() {
                     break;
                 }

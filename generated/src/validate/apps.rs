@@ -6,7 +6,7 @@ mod suffix;
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::{describe, Cx, Validate};
 use crate::apps::{McpUiResourceCsp, McpUiResourceMeta, McpUiToolMeta};
@@ -37,8 +37,8 @@ pub const EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
 pub const DEFAULT_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /// Checks a tool's `_meta.ui` (and the deprecated flat key).
-pub fn tool<'v>(v: &'v Value, cx: &mut Cx<'v>) {
-    let Some(meta) = v.get("_meta").and_then(Value::as_object) else { return };
+pub fn tool<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
+    let Some(meta) = v.get("_meta").and_then(Node::as_object) else { return };
     cx.key("_meta", |cx| {
         if let Some(ui) = meta.get(META_KEY) {
             cx.key(META_KEY, |cx| {
@@ -58,10 +58,10 @@ pub fn tool<'v>(v: &'v Value, cx: &mut Cx<'v>) {
 }
 
 /// Checks a resource, resource template or resource contents that is (or claims to be) a UI resource.
-pub fn resource<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn resource<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
-    let uri = o.get("uri").or_else(|| o.get("uriTemplate")).and_then(Value::as_str);
-    let mime = o.get("mimeType").and_then(Value::as_str);
+    let uri = o.get("uri").or_else(|| o.get("uriTemplate")).and_then(Node::as_str);
+    let mime = o.get("mimeType").and_then(Node::as_str);
     let ui_meta = o.get("_meta").and_then(|m| m.get(META_KEY));
     let is_ui = uri.is_some_and(|u| u.starts_with(URI_SCHEME)) || mime.is_some_and(is_app_mime);
     if !is_ui {
@@ -93,7 +93,7 @@ fn is_app_mime(m: &str) -> bool {
     parts.next().as_deref() == Some("text/html") && parts.any(|p| p.replace(' ', "") == "profile=mcp-app")
 }
 
-fn ui_uri(v: &Value, cx: &mut Cx<'_>) {
+fn ui_uri(v: Node<'_>, cx: &mut Cx<'_>) {
     match v.as_str() {
         Some(s) if s.starts_with(URI_SCHEME) && s.len() > URI_SCHEME.len() => {}
         Some(s) => cx.error("apps.ui-uri", format!("a UI resource URI must start with `{URI_SCHEME}`, found {s:?}")),
@@ -106,7 +106,7 @@ fn ui_uri(v: &Value, cx: &mut Cx<'_>) {
 /// an origin by [`origin`], the rule [`content_security_policy`] applies too; a list longer than
 /// [`CSP_MAX_ORIGINS`], or lists that would make the policy longer than [`CSP_MAX_POLICY_BYTES`],
 /// are a warning (`apps.csp-limit`): the builder keeps only what fits.
-pub fn csp<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn csp<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(csp) = v.as_object() else { return };
     let mut cost = 0;
     for (key, list) in csp {
@@ -149,7 +149,7 @@ fn directives_of(field: &str) -> usize {
 /// Checks the MCP Apps entry of a client's capabilities (`extensions["io.modelcontextprotocol/ui"]`):
 /// SEP-1865 requires `mimeTypes`, and a client that lists no `text/html;profile=mcp-app` cannot
 /// render any app this extension defines (other types are reserved, hence only a warning).
-pub fn client_capabilities<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn client_capabilities<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(ui) = v.get("extensions").and_then(|e| e.get(EXTENSION_ID)) else { return };
     cx.key("extensions", |cx| {
         cx.key(EXTENSION_ID, |cx| {
@@ -159,12 +159,12 @@ pub fn client_capabilities<'v>(v: &'v Value, cx: &mut Cx<'v>) {
                 return cx.error("apps.client-capability", format!("the `{EXTENSION_ID}` capability is an object with `mimeTypes`, found {}", describe(ui)));
             };
             crate::apps::McpUiClientCapabilities::validate_json(ui, cx);
-            match o.get("mimeTypes").and_then(Value::as_array) {
+            match o.get("mimeTypes").and_then(Node::as_array) {
                 None if !o.contains_key("mimeTypes") => cx.error("apps.client-capability", format!("the `{EXTENSION_ID}` capability requires `mimeTypes`")),
                 None => {}
-                Some(types) if types.iter().filter_map(Value::as_str).any(is_app_mime) => {}
+                Some(types) if types.iter().filter_map(Node::as_str).any(is_app_mime) => {}
                 // Non-strings are already `type` errors.
-                Some(types) if !types.iter().all(Value::is_string) => {}
+                Some(types) if !types.iter().all(Node::is_string) => {}
                 Some(_) => cx.key("mimeTypes", |cx| cx.warning("apps.client-capability", format!("`mimeTypes` does not list `{MIME_TYPE}`, so the client renders no MCP Apps view"))),
             }
         })
@@ -265,7 +265,7 @@ pub fn client_supports_apps<C: serde::Serialize>(capabilities: &C) -> bool {
 /// The UI resource a tool shows: `_meta.ui.resourceUri`, else the deprecated flat `_meta["ui/resourceUri"]`.
 pub fn tool_resource_uri(meta: Option<&JsonObject>) -> Option<&str> {
     let meta = meta?;
-    meta.get(META_KEY).and_then(|ui| ui.get("resourceUri")).or_else(|| meta.get(DEPRECATED_RESOURCE_URI_KEY)).and_then(Value::as_str)
+    meta.get(META_KEY).and_then(|ui| ui.get("resourceUri")).or_else(|| meta.get(DEPRECATED_RESOURCE_URI_KEY)).and_then(serde_json::Value::as_str)
 }
 
 /// The iframe `allow` attribute (Permissions Policy) for the permissions a UI resource asks for.
@@ -288,7 +288,7 @@ pub struct Visibility {
 }
 
 pub fn visibility(meta: Option<&JsonObject>) -> Visibility {
-    let list = meta.and_then(|m| m.get(META_KEY)).and_then(|ui| ui.get("visibility")).and_then(Value::as_array);
+    let list = meta.and_then(|m| m.get(META_KEY)).and_then(|ui| ui.get("visibility")).and_then(serde_json::Value::as_array);
     match list {
         None => Visibility { model: true, app: true },
         Some(items) => Visibility {
@@ -334,7 +334,7 @@ macro_rules! app_tool {
         #[cfg(feature = $feature)]
         impl AppTool for crate::$m::Tool {
             fn meta_object(&self) -> Option<&JsonObject> {
-                self.extra.get("_meta").and_then(Value::as_object)
+                self.extra.get("_meta").and_then(serde_json::Value::as_object)
             }
         }
     };

@@ -2,7 +2,7 @@
 //! from, which image types are allowed, and what `data:` bytes must be.
 //! Also [`pick`], which chooses the icon to show for a size and theme.
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::formats::decode_base64;
 use super::{Cx, Options};
@@ -65,10 +65,10 @@ fn scheme(src: &str) -> Option<String> {
 }
 
 /// Checks one icon object (its `src`, `mimeType`, `sizes` and `data:` bytes).
-pub fn check<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn check<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
-    let sizes = o.get("sizes").and_then(Value::as_array).map(|a| a.iter().map(Value::as_str));
-    check_fields(o.get("src").and_then(Value::as_str), o.get("mimeType").and_then(Value::as_str), sizes.into_iter().flatten(), cx);
+    let sizes = o.get("sizes").and_then(Node::as_array).map(|a| a.iter().map(Node::as_str));
+    check_fields(o.get("src").and_then(Node::as_str), o.get("mimeType").and_then(Node::as_str), sizes.into_iter().flatten(), cx);
 }
 
 /// [`check`] on an icon's fields; `sizes` yields `None` for an entry that is not a string.

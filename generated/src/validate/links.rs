@@ -8,7 +8,7 @@
 //! `http:` stays allowed because a page link, unlike an icon, is not fetched
 //! without the user: following it is a navigation the browser guards.
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::Cx;
 
@@ -16,20 +16,20 @@ use super::Cx;
 pub const SAFE_SCHEMES: &[&str] = &["https", "http"];
 
 /// `Implementation.websiteUrl`.
-pub fn website_url<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn website_url<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     if let Some(url) = v.get("websiteUrl") {
         cx.key("websiteUrl", |cx| link(url, cx));
     }
 }
 
 /// The `url` of a `ui/open-link` request (MCP Apps).
-pub fn open_link<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn open_link<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     if let Some(url) = v.get("params").and_then(|p| p.get("url")) {
         cx.key("params", |cx| cx.key("url", |cx| link(url, cx)));
     }
 }
 
-fn link(v: &Value, cx: &mut Cx<'_>) {
+fn link(v: Node<'_>, cx: &mut Cx<'_>) {
     let Some(url) = v.as_str() else { return };
     match scheme(url) {
         Some(s) if SAFE_SCHEMES.iter().any(|safe| s.eq_ignore_ascii_case(safe)) => {}

@@ -2,13 +2,13 @@
 //! reader dispatches it: `method` with an `id` is a request, without one a notification; `result`
 //! and `error` make a response.
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::{jsonrpc, Cx, Validate};
 use crate::runtime::{Message, NoRequests};
 
 impl<Id, Req: Validate, Notif: Validate, Res: Validate, Err: Validate> Validate for Message<Id, Req, Notif, Res, Err> {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         let envelope_from = cx.out.len();
         jsonrpc::envelope(v, cx);
         let Some(o) = v.as_object() else { return };
@@ -40,7 +40,7 @@ impl<Id, Req: Validate, Notif: Validate, Res: Validate, Err: Validate> Validate 
 }
 
 impl Validate for NoRequests {
-    fn validate_json<'v>(_: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(_: Node<'v>, cx: &mut Cx<'v>) {
         cx.error("unknown-variant", "this side sends no requests in this protocol version");
     }
 }

@@ -1,6 +1,6 @@
 //! `_meta` key names: an optional prefix of dot-separated labels ending in `/`, then a name.
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::Cx;
 
@@ -33,10 +33,9 @@ fn defined_in_prose(key: &str, schema: &str) -> bool {
 
 /// Checks every key of a `_meta` object. `defined` lists the keys the schema
 /// declares there; an undeclared key under a reserved prefix is a warning.
-pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&str]) {
+pub fn check_keys<'v>(v: Node<'v>, cx: &mut Cx<'v>, schema: &str, defined: &[&str]) {
     let Some(o) = v.as_object() else { return };
     for key in o.keys() {
-        let key = key.as_str();
         if !KNOWN_KEYS.contains(&key) {
             if let Err(why) = key_name(key) {
                 cx.push_key(key);

@@ -38,6 +38,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::runtime::{JsonObject, Nullable};
+use crate::tree::{Doc, Kind, Node, Object};
 
 pub use rules::{Rule, RULES};
 
@@ -136,19 +137,19 @@ impl Report {
 /// A type whose JSON can be checked against every rule that applies to it.
 pub trait Validate {
     /// Checks `v` as this type, reporting into `cx`.
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>);
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>);
 }
 
-/// Validates a JSON value as `T`.
+/// Validates a JSON value as `T`: through the value's compact tree ([`validate_node`] on a `Value`).
 pub fn validate_json<T: Validate>(v: &Value, options: &Options) -> Report {
+    validate_node::<T>(Doc::from_value(v).root(), options)
+}
+
+/// Validates a value of a compact tree ([`crate::tree`]) as `T`.
+pub fn validate_node<T: Validate>(v: Node<'_>, options: &Options) -> Report {
     let mut cx = Cx::new(*options);
     T::validate_json(v, &mut cx);
     cx.finish()
-}
-
-/// Validates a value of a compact tree as `T`: what [`validate_json`] reports for the same JSON.
-pub fn validate_node<T: Validate>(v: crate::tree::Node<'_>, options: &Options) -> Report {
-    validate_json::<T>(&v.to_value(), options)
 }
 
 /// Validates a typed value as `T` (through its JSON form, so unknown keys kept in `extra` are checked too).
@@ -260,7 +261,7 @@ impl<'v> Cx<'v> {
     }
 
     /// The value as an object, or a `type` violation.
-    pub fn object(&mut self, v: &'v Value, what: &str) -> Option<&'v JsonObject> {
+    pub fn object(&mut self, v: Node<'v>, what: &str) -> Option<Object<'v>> {
         match v.as_object() {
             Some(o) => Some(o),
             None => {
@@ -271,7 +272,7 @@ impl<'v> Cx<'v> {
     }
 
     /// Reports every required key that is missing.
-    pub fn required(&mut self, o: &JsonObject, keys: &[&str], what: &str) {
+    pub fn required(&mut self, o: Object<'_>, keys: &[&str], what: &str) {
         for k in keys {
             if !o.contains_key(*k) {
                 self.missing(k, what);
@@ -296,7 +297,7 @@ impl<'v> Cx<'v> {
     }
 
     /// Checks a field the schema fixes to one value.
-    pub fn literal(&mut self, v: &Value, expected: crate::runtime::__private::Lit) {
+    pub fn literal(&mut self, v: Node<'_>, expected: crate::runtime::__private::Lit) {
         if !expected.matches(v) {
             self.error("literal", format!("must be {expected}, found {}", describe(v)));
         }
@@ -307,7 +308,7 @@ impl<'v> Cx<'v> {
         self.error("never", format!("must be absent: {what}"));
     }
 
-    pub fn minimum(&mut self, v: &Value, min: f64) {
+    pub fn minimum(&mut self, v: Node<'_>, min: f64) {
         if let Some(x) = v.as_f64() {
             if x < min {
                 self.error("minimum", format!("must be at least {min}, found {v}"));
@@ -315,7 +316,7 @@ impl<'v> Cx<'v> {
         }
     }
 
-    pub fn maximum(&mut self, v: &Value, max: f64) {
+    pub fn maximum(&mut self, v: Node<'_>, max: f64) {
         if let Some(x) = v.as_f64() {
             if x > max {
                 self.error("maximum", format!("must be at most {max}, found {v}"));
@@ -323,7 +324,7 @@ impl<'v> Cx<'v> {
         }
     }
 
-    pub fn max_items(&mut self, v: &Value, max: usize) {
+    pub fn max_items(&mut self, v: Node<'_>, max: usize) {
         if let Some(a) = v.as_array() {
             if a.len() > max {
                 self.error("max-items", format!("must hold at most {max} items, found {}", a.len()));
@@ -331,7 +332,7 @@ impl<'v> Cx<'v> {
         }
     }
 
-    pub fn max_length(&mut self, v: &Value, max: usize) {
+    pub fn max_length(&mut self, v: Node<'_>, max: usize) {
         if let Some(s) = v.as_str() {
             // Counting stops past the limit: a long string costs no more than the limit to judge.
             if s.len() > max && s.chars().take(max + 1).count() > max {
@@ -341,7 +342,7 @@ impl<'v> Cx<'v> {
     }
 
     /// `@pattern`: the string matches `pattern` somewhere.
-    pub fn pattern(&mut self, v: &Value, pattern: &Pattern) {
+    pub fn pattern(&mut self, v: Node<'_>, pattern: &Pattern) {
         let Some(s) = v.as_str() else { return };
         match &pattern.regex {
             Some(re) if re.is_match(s) => {}
@@ -352,7 +353,7 @@ impl<'v> Cx<'v> {
     }
 
     /// Checks a `@format` the schema names.
-    pub fn format(&mut self, v: &Value, format: &str) {
+    pub fn format(&mut self, v: Node<'_>, format: &str) {
         if format == "int" {
             return self.safe_integer(v);
         }
@@ -369,7 +370,7 @@ impl<'v> Cx<'v> {
     }
 
     /// `@format int`: the integer type is checked already; what is left is the range JavaScript peers hold exactly.
-    fn safe_integer(&mut self, v: &Value) {
+    fn safe_integer(&mut self, v: Node<'_>) {
         const SAFE: u64 = (1 << 53) - 1;
         let out = v.as_i64().map(|x| x.unsigned_abs() > SAFE).or_else(|| v.as_u64().map(|x| x > SAFE));
         if out == Some(true) {
@@ -431,8 +432,7 @@ impl<'a> From<crate::tree::Node<'a>> for Described<'a> {
     }
 }
 
-fn describe_node(v: crate::tree::Node<'_>) -> String {
-    use crate::tree::Kind;
+fn describe_node(v: Node<'_>) -> String {
     match v.kind() {
         Kind::Null => "null".into(),
         Kind::Bool(b) => b.to_string(),
@@ -457,7 +457,7 @@ fn describe_value(v: &Value) -> String {
 }
 
 impl Validate for String {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if !v.is_string() {
             cx.error("type", format!("expected a string, found {}", describe(v)));
         }
@@ -465,18 +465,18 @@ impl Validate for String {
 }
 
 impl Validate for i64 {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
-        match v {
-            Value::Number(n) if n.is_i64() => {}
-            Value::Number(n) if n.is_u64() => cx.error("type", format!("integer {n} is out of range")),
-            Value::Number(n) => cx.error("type", format!("expected an integer, found {n}")),
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
+        match v.kind() {
+            Kind::Number(n) if n.is_i64() => {}
+            Kind::Number(n) if n.is_u64() => cx.error("type", format!("integer {n} is out of range")),
+            Kind::Number(n) => cx.error("type", format!("expected an integer, found {n}")),
             _ => cx.error("type", format!("expected an integer, found {}", describe(v))),
         }
     }
 }
 
 impl Validate for serde_json::Number {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if !v.is_number() {
             cx.error("type", format!("expected a number, found {}", describe(v)));
         }
@@ -484,7 +484,7 @@ impl Validate for serde_json::Number {
 }
 
 impl Validate for bool {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if !v.is_boolean() {
             cx.error("type", format!("expected a boolean, found {}", describe(v)));
         }
@@ -492,7 +492,7 @@ impl Validate for bool {
 }
 
 impl Validate for () {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if !v.is_null() {
             cx.error("type", format!("expected null, found {}", describe(v)));
         }
@@ -500,20 +500,20 @@ impl Validate for () {
 }
 
 impl Validate for Value {
-    fn validate_json<'v>(_: &'v Value, _: &mut Cx<'v>) {}
+    fn validate_json<'v>(_: Node<'v>, _: &mut Cx<'v>) {}
 }
 
 impl Validate for JsonObject {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         cx.object(v, "a JSON object");
     }
 }
 
 impl<T: Validate> Validate for Vec<T> {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         match v.as_array() {
             Some(items) => {
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     cx.push_index(i);
                     T::validate_json(item, cx);
                     cx.pop();
@@ -525,7 +525,7 @@ impl<T: Validate> Validate for Vec<T> {
 }
 
 impl<T: Validate> Validate for std::collections::BTreeMap<String, T> {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if let Some(o) = cx.object(v, "a map") {
             for (k, item) in o {
                 cx.push_key(k);
@@ -537,7 +537,7 @@ impl<T: Validate> Validate for std::collections::BTreeMap<String, T> {
 }
 
 impl<T: Validate> Validate for Nullable<T> {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if !v.is_null() {
             T::validate_json(v, cx);
         }
@@ -545,7 +545,7 @@ impl<T: Validate> Validate for Nullable<T> {
 }
 
 impl<T: Validate> Validate for Box<T> {
-    fn validate_json<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    fn validate_json<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         T::validate_json(v, cx);
     }
 }

@@ -12,7 +12,7 @@
 //! Not checked here, because one message cannot show it: a server with the
 //! `resources` capability answers `resources/metadata` (the proposal's MUST).
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::Cx;
 
@@ -20,12 +20,12 @@ use super::Cx;
 pub const SHARED_METADATA: &[&str] = &["name", "title", "description", "annotations"];
 
 /// `ReadResourceResult` (`[[check]]`): [`check_read_result`] without the requested URI.
-pub fn multi_format<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn multi_format<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     check_read_result(v, None, cx);
 }
 
 /// `ReadResourceMetadataResult` (`[[check]]`): [`check_metadata_result`] without the requested URI.
-pub fn metadata_result<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn metadata_result<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     check_metadata_result(v, None, cx);
 }
 
@@ -33,13 +33,13 @@ pub fn metadata_result<'v>(v: &'v Value, cx: &mut Cx<'v>) {
 /// (error; the first element's when `requested_uri` is `None`); each has its own
 /// MIME type, compared case-insensitively (warning); name, title, description and
 /// annotations agree (warning).
-pub fn check_read_result<'v>(v: &'v Value, requested_uri: Option<&str>, cx: &mut Cx<'v>) {
+pub fn check_read_result<'v>(v: Node<'v>, requested_uri: Option<&str>, cx: &mut Cx<'v>) {
     formats(v, "contents", requested_uri, cx);
 }
 
 /// A `resources/metadata` result: the rules of [`check_read_result`] on `metadata`,
 /// which lists the formats of one resource as a read's `contents` does.
-pub fn check_metadata_result<'v>(v: &'v Value, requested_uri: Option<&str>, cx: &mut Cx<'v>) {
+pub fn check_metadata_result<'v>(v: Node<'v>, requested_uri: Option<&str>, cx: &mut Cx<'v>) {
     formats(v, "metadata", requested_uri, cx);
 }
 
@@ -48,8 +48,8 @@ pub fn check_metadata_result<'v>(v: &'v Value, requested_uri: Option<&str>, cx: 
 /// one's URI): reports only what that missed, the elements that share the first
 /// element's URI when that URI is not the requested one. `field` is `contents`
 /// (`resources/read`) or `metadata` (`resources/metadata`).
-pub fn check_requested_uri<'v>(v: &'v Value, field: &'static str, requested_uri: &str, cx: &mut Cx<'v>) {
-    let Some(items) = v.get(field).and_then(Value::as_array) else { return };
+pub fn check_requested_uri<'v>(v: Node<'v>, field: &'static str, requested_uri: &str, cx: &mut Cx<'v>) {
+    let Some(items) = v.get(field).and_then(Node::as_array) else { return };
     let Some(first) = items.first().and_then(uri_of) else { return };
     if first == requested_uri {
         return;
@@ -65,23 +65,23 @@ pub fn check_requested_uri<'v>(v: &'v Value, field: &'static str, requested_uri:
 
 /// An element's MIME type for the distinct-formats rule: `Some(None)` when it has none,
 /// `None` when it is not a string (the schema's `type` error; left out here).
-fn mime_type(item: &Value) -> Option<Option<&str>> {
+fn mime_type(item: Node<'_>) -> Option<Option<&str>> {
     match item.get("mimeType") {
         None => Some(None),
         Some(m) => m.as_str().map(|m| Some(m.trim())),
     }
 }
 
-fn uri_of(item: &Value) -> Option<&str> {
-    item.get("uri").and_then(Value::as_str)
+fn uri_of(item: Node<'_>) -> Option<&str> {
+    item.get("uri").and_then(Node::as_str)
 }
 
 fn not_requested(uri: &str, requested: &str, cx: &mut Cx<'_>) {
     cx.error("resources.same-uri", format!("`{uri}` is not the requested URI `{requested}`: every element must describe the requested resource"));
 }
 
-fn formats<'v>(v: &'v Value, field: &'static str, requested_uri: Option<&str>, cx: &mut Cx<'v>) {
-    let Some(items) = v.get(field).and_then(Value::as_array) else { return };
+fn formats<'v>(v: Node<'v>, field: &'static str, requested_uri: Option<&str>, cx: &mut Cx<'v>) {
+    let Some(items) = v.get(field).and_then(Node::as_array) else { return };
     let Some(first) = items.first() else { return };
     cx.key(field, |cx| {
         // `None`: no `mimeType`; two such elements are no more distinct formats than two equal types.
@@ -131,13 +131,13 @@ fn formats<'v>(v: &'v Value, field: &'static str, requested_uri: Option<&str>, c
 /// expected from servers that implement the proposal (its absence, allowed for
 /// older servers, is a warning); `size` is the size in bytes of this
 /// representation: the text's UTF-8 bytes, the blob's decoded bytes (warning).
-pub fn contents<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn contents<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
     if !o.contains_key("name") {
         cx.warning("resources.contents-name", "read contents without `name` (a server that predates the resource-metadata proposal): the proposal expects the resource's metadata here");
     }
-    let Some(size) = o.get("size").and_then(Value::as_i64) else { return };
-    let actual = match (o.get("text").and_then(Value::as_str), o.get("blob").and_then(Value::as_str)) {
+    let Some(size) = o.get("size").and_then(Node::as_i64) else { return };
+    let actual = match (o.get("text").and_then(Node::as_str), o.get("blob").and_then(Node::as_str)) {
         (Some(text), _) => Some((text.len(), "the text's UTF-8 encoding")),
         // Undecodable base64 is `format.byte`'s error; there is no size to compare then.
         (None, Some(blob)) => super::formats::base64(blob).ok().map(|()| (decoded_len(blob), "the decoded blob")),
@@ -160,7 +160,7 @@ fn decoded_len(b64: &str) -> usize {
 /// removes (warning); the value is still checked as `Annotations`, since
 /// `EmbeddedResource::annotations()` reads it.
 #[cfg(feature = "resource-metadata")]
-pub fn embedded<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn embedded<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(annotations) = v.get("annotations") else { return };
     cx.key("annotations", |cx| {
         let where_ = if v.get("resource").is_some_and(|r| r.get("annotations").is_some()) {

@@ -42,20 +42,20 @@
 //! | n/a | unguessable task ids, authorization on each request, the same trust model for `inputRequests` | security behaviour |
 //! | n/a | clients SHOULD honour `pollIntervalMs`, deduplicate `inputRequests`, persist task ids | client behaviour (timing is not in the messages) |
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::Cx;
 
 /// A task's state (`Task` and every type that carries one: `CreateTaskResult`, `GetTaskResult`,
 /// the `DetailedTask` members, `notifications/tasks` params).
-pub fn task<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn task<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
     let mut times = [None, None];
     for (slot, key) in times.iter_mut().zip(["createdAt", "lastUpdatedAt"]) {
-        let Some((k, Value::String(s))) = o.get_key_value(key) else { continue };
+        let Some(s) = o.get(key).and_then(Node::as_str) else { continue };
         match timestamp(s) {
             Some(t) => *slot = Some(t),
-            None => cx.key(k, |cx| cx.error("tasks.timestamp", format!("`{}` is not an ISO 8601 date and time (`2025-11-25T10:30:00Z`)", super::shorten(s)))),
+            None => cx.key(key, |cx| cx.error("tasks.timestamp", format!("`{}` is not an ISO 8601 date and time (`2025-11-25T10:30:00Z`)", super::shorten(s)))),
         }
     }
     if let [Some(created), Some(updated)] = times {
@@ -70,7 +70,7 @@ pub fn task<'v>(v: &'v Value, cx: &mut Cx<'v>) {
             }
         }
     }
-    let status = o.get("status").and_then(Value::as_str);
+    let status = o.get("status").and_then(Node::as_str);
     if status == Some("failed") && !o.contains_key("statusMessage") {
         cx.warning("tasks.failed-message", "a failed task should carry a `statusMessage` with diagnostic information");
     }
@@ -87,24 +87,24 @@ pub fn task<'v>(v: &'v Value, cx: &mut Cx<'v>) {
 
 /// `GetTaskResult`, `TaskStatusNotificationParams`: `Result & DetailedTask`, read as one struct that holds
 /// every member, so the member the status names decides which fields are required (as schema.json's `anyOf`).
-pub fn detailed<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn detailed<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
-    let needs = match o.get("status").and_then(Value::as_str) {
+    let needs = match o.get("status").and_then(Node::as_str) {
         Some("input_required") => "inputRequests",
         Some("completed") => "result",
         Some("failed") => "error",
         _ => return,
     };
     if !o.contains_key(needs) {
-        let status = o.get("status").and_then(Value::as_str).unwrap_or_default();
+        let status = o.get("status").and_then(Node::as_str).unwrap_or_default();
         cx.error("required", format!("a task with status `{status}` carries `{needs}`"));
     }
 }
 
 /// `UpdateTaskResult`, `CancelTaskResult`: the server acknowledges with an empty result.
-pub fn empty_ack<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn empty_ack<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
-    for k in o.keys().filter(|k| !matches!(k.as_str(), "resultType" | "_meta")) {
+    for k in o.keys().filter(|k| !matches!(*k, "resultType" | "_meta")) {
         cx.key(k, |cx| cx.error("tasks.empty-ack", format!("the acknowledgement is an empty result; `{}` does not belong in it", super::shorten(k))));
     }
 }

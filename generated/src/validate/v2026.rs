@@ -33,7 +33,7 @@
 //! | `sampling.tool-use-id` | `ToolResultContent` `toolUseId` | equals the `id` of an earlier `ToolUseContent` | checked here on `CreateMessageRequestParams`, whose `messages` carry the conversation, [`tool_use_ids`] (error) |
 //! | n/a | `ModelPreferences` `hints` | the client evaluates hints in order | client behaviour |
 
-use serde_json::Value;
+use crate::tree::Node;
 
 use super::Cx;
 
@@ -41,10 +41,10 @@ use super::Cx;
 /// (`inputRequests`) or what to send back (`requestState`), or both. Also run on
 /// `Result` (`EmptyResult`), which is what a result union reads such a value as
 /// when it has neither key; there `resultType: "input_required"` marks it.
-pub fn input_required<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+pub fn input_required<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
     // Without the tag it is some other result (or the missing tag is `required`'s error).
-    if o.get("resultType").and_then(Value::as_str) != Some("input_required") {
+    if o.get("resultType").and_then(Node::as_str) != Some("input_required") {
         return;
     }
     if !o.contains_key("inputRequests") && !o.contains_key("requestState") {
@@ -54,8 +54,8 @@ pub fn input_required<'v>(v: &'v Value, cx: &mut Cx<'v>) {
 
 /// `ClientCapabilities` and `ServerCapabilities`: each key of `extensions` is an
 /// extension id, written like a `_meta` key and always with a prefix.
-pub fn extension_keys<'v>(v: &'v Value, cx: &mut Cx<'v>) {
-    let Some(extensions) = v.get("extensions").and_then(Value::as_object) else { return };
+pub fn extension_keys<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
+    let Some(extensions) = v.get("extensions").and_then(Node::as_object) else { return };
     cx.key("extensions", |cx| {
         for key in extensions.keys() {
             let problem = match super::meta::key_name(key) {
@@ -72,18 +72,18 @@ pub fn extension_keys<'v>(v: &'v Value, cx: &mut Cx<'v>) {
 
 /// `CreateMessageRequestParams`: every `tool_result` answers a `tool_use` of an
 /// earlier message (its `toolUseId` is that block's `id`).
-pub fn tool_use_ids<'v>(v: &'v Value, cx: &mut Cx<'v>) {
-    let Some(messages) = v.get("messages").and_then(Value::as_array) else { return };
+pub fn tool_use_ids<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
+    let Some(messages) = v.get("messages").and_then(Node::as_array) else { return };
     let mut used: Vec<&str> = Vec::new();
     cx.key("messages", |cx| {
         for (i, message) in messages.iter().enumerate() {
             let blocks = blocks(message);
             cx.index(i, |cx| {
                 for (j, block) in &blocks {
-                    if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+                    if block.get("type").and_then(Node::as_str) != Some("tool_result") {
                         continue;
                     }
-                    let Some(id) = block.get("toolUseId").and_then(Value::as_str) else { continue };
+                    let Some(id) = block.get("toolUseId").and_then(Node::as_str) else { continue };
                     if !used.contains(&id) {
                         let report = |cx: &mut Cx<'v>| cx.key("toolUseId", |cx| cx.error("sampling.tool-use-id", format!("`{id}` is not the id of a `tool_use` block in an earlier message")));
                         cx.key("content", |cx| match j {
@@ -94,16 +94,16 @@ pub fn tool_use_ids<'v>(v: &'v Value, cx: &mut Cx<'v>) {
                 }
             });
             // A message's own tool uses are answered by later messages, not by itself.
-            used.extend(blocks.iter().filter(|(_, b)| b.get("type").and_then(Value::as_str) == Some("tool_use")).filter_map(|(_, b)| b.get("id").and_then(Value::as_str)));
+            used.extend(blocks.iter().filter(|(_, b)| b.get("type").and_then(Node::as_str) == Some("tool_use")).filter_map(|(_, b)| b.get("id").and_then(Node::as_str)));
         }
     });
 }
 
 /// A sampling message's content blocks, with their index when `content` is an array.
-fn blocks(message: &Value) -> Vec<(Option<usize>, &Value)> {
+fn blocks(message: Node<'_>) -> Vec<(Option<usize>, Node<'_>)> {
     match message.get("content") {
-        Some(Value::Array(items)) => items.iter().enumerate().map(|(j, b)| (Some(j), b)).collect(),
-        Some(block @ Value::Object(_)) => vec![(None, block)],
+        Some(n) if n.is_array() => n.as_array().into_iter().flatten().enumerate().map(|(j, b)| (Some(j), b)).collect(),
+        Some(block) if block.is_object() => vec![(None, block)],
         _ => Vec::new(),
     }
 }

@@ -93,7 +93,7 @@ impl<'a> Ctx<'a> {
 
             #[doc(hidden)]
             impl __p::Shape for #name {
-                fn score(v: &serde_json::Value) -> Option<u32> {
+                fn score(v: crate::tree::Node<'_>) -> Option<u32> {
                     v.as_str().map(|s| if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 })
                 }
             }

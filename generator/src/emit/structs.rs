@@ -150,10 +150,10 @@ impl<'a> Ctx<'a> {
 
             #[doc(hidden)]
             impl __p::Shape for #name {
-                fn score(v: &serde_json::Value) -> Option<u32> {
+                fn score(v: crate::tree::Node<'_>) -> Option<u32> {
                     __p::score_object(v, &[#(#required_keys),*], &[#(#known_fits),*], &[#(#score_lits),*])
                 }
-                fn fits(v: &serde_json::Value) -> Option<u32> {
+                fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
                     __p::fits_object(v, &[#(#required_keys),*], &[#(#score_lits),*])
                 }
                 #score_keys

@@ -88,10 +88,10 @@ impl<'a> Ctx<'a> {
 
             #[doc(hidden)]
             impl __p::Shape for #name {
-                fn score(v: &serde_json::Value) -> Option<u32> {
+                fn score(v: crate::tree::Node<'_>) -> Option<u32> {
                     [#( <#vtys as __p::Shape>::score(v) ),*].into_iter().flatten().max()
                 }
-                fn fits(v: &serde_json::Value) -> Option<u32> {
+                fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
                     [#( <#vtys as __p::Shape>::fits(v) ),*].into_iter().flatten().max()
                 }
                 #score_keys
@@ -416,7 +416,7 @@ impl<'a> Ctx<'a> {
                 #[inline]
                 fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
                     let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
-                    let scores = [#( <#vtys as __p::Shape>::score(&v) ),*];
+                    let scores = __p::scores(&v, &[#( <#vtys as __p::Shape>::score as __p::Fit ),*]);
                     match __p::best(&scores) {
                         #( Some(#idx) => __f::from_value(v).map(#name::#vnames), )*
                         _ => __f::refuse(),
@@ -427,7 +427,7 @@ impl<'a> Ctx<'a> {
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
-                    let scores = [#( <#vtys as __p::Shape>::score(&v) ),*];
+                    let scores = __p::scores(&v, &[#( <#vtys as __p::Shape>::score as __p::Fit ),*]);
                     match __p::best(&scores) {
                         #( Some(#idx) => __p::from_value(v).map(#name::#vnames), )*
                         _ => Err(<D::Error as serde::de::Error>::custom(#msg)),

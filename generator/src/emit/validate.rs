@@ -105,9 +105,9 @@ impl<'a> Ctx<'a> {
                 quote! { #wire => __f[#i] = Some(x), }
             });
             quote! {
-                let mut __f: [Option<&'v serde_json::Value>; #n] = [None; #n];
+                let mut __f: [Option<crate::tree::Node<'v>>; #n] = [None; #n];
                 for (k, x) in o {
-                    match k.as_str() {
+                    match k {
                         #(#arms)*
                         _ => {}
                     }
@@ -119,7 +119,7 @@ impl<'a> Ctx<'a> {
             let ty = self.rust_ty(&s.rest);
             quote! {
                 for (k, x) in o {
-                    if ![#(#known),*].contains(&k.as_str()) {
+                    if ![#(#known),*].contains(&k) {
                         cx.push_key(k);
                         <#ty as __v::Validate>::validate_json(x, cx);
                         cx.pop();
@@ -132,7 +132,7 @@ impl<'a> Ctx<'a> {
         let extra = self.configured_checks(&item.name);
         quote! {
             impl __v::Validate for #name {
-                fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
                     let Some(o) = cx.object(v, #name_str) else { return };
                     #lookups
                     #(#missing)*
@@ -159,7 +159,7 @@ impl<'a> Ctx<'a> {
         };
         quote! {
             impl __v::Validate for #name {
-                fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
                     match v.as_str() {
                         Some(s) => { let _ = s; #check }
                         None => cx.error("type", format!("expected a {} string, found {}", #name_str, __v::describe(v))),
@@ -198,7 +198,7 @@ impl<'a> Ctx<'a> {
                 };
                 quote! {
                     let Some(o) = cx.object(v, #name_str) else { return };
-                    match o.get(#field).map(serde_json::Value::as_str) {
+                    match o.get(#field).map(crate::tree::Node::as_str) {
                         #(#cases)*
                         #other
                         Some(None) => { cx.push_key(#field); cx.error("type", format!("`{}` must be a string", #field)); cx.pop(); }
@@ -226,7 +226,7 @@ impl<'a> Ctx<'a> {
         let extra = self.configured_checks(&item.name);
         quote! {
             impl __v::Validate for #name {
-                fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
                     #body
                     #extra
                 }
@@ -256,14 +256,14 @@ impl<'a> Ctx<'a> {
         quote! {
             let fail = |cx: &mut __v::Cx<'v>| cx.error("type", format!("{}, found {}", #msg, __v::describe(v)));
             let _ = &fail;
-            match v {
-                serde_json::Value::String(_) => #string,
-                serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => #int,
-                serde_json::Value::Number(_) => #num,
-                serde_json::Value::Bool(_) => #boolean,
-                serde_json::Value::Null => #null,
-                serde_json::Value::Array(_) => #array,
-                serde_json::Value::Object(_) => #object,
+            match v.kind() {
+                crate::tree::Kind::String(_) => #string,
+                crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => #int,
+                crate::tree::Kind::Number(_) => #num,
+                crate::tree::Kind::Bool(_) => #boolean,
+                crate::tree::Kind::Null => #null,
+                crate::tree::Kind::Array(_) => #array,
+                crate::tree::Kind::Object(_) => #object,
             }
         }
     }
@@ -320,10 +320,12 @@ impl<'a> Ctx<'a> {
                         _ => None,
                     }
                 }
-                fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+                fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+                    // By reference, as the member guards take the reader's key sets.
+                    let o = &o;
                     #scores
                 }
-                fn validate_member<'v>(member: usize, by: __v::By<'_>, v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                fn validate_member<'v>(member: usize, by: __v::By<'_>, v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
                     let _ = &by;
                     match member {
                         #(#validates)*
@@ -389,14 +391,14 @@ fn rank_members(leaves: &[Vec<&Struct>], guards: &[Option<TokenStream>]) -> Toke
                     let b = bits(bit(wire));
                     Some(quote! { (#wire, #b, #must, #l) })
                 });
-                quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
+                quote! { __v::rank_by_bits(*o, present, #required, #known, &[#(#lits),*]) }
             });
             guard(i, one_or_best(each.collect()))
         });
         quote! {
             let mut present: u128 = 0;
             for k in o.keys() {
-                present |= match k.as_str() {
+                present |= match k {
                     #(#arms)*
                     _ => 0,
                 };
@@ -414,7 +416,7 @@ fn rank_members(leaves: &[Vec<&Struct>], guards: &[Option<TokenStream>]) -> Toke
                     let (wire, must) = (&f.name, !f.optional);
                     Some(quote! { (#wire, #must, #l) })
                 });
-                quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
+                quote! { __v::rank_by_keys(*o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
             });
             guard(i, one_or_best(each.collect()))
         });

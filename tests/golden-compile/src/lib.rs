@@ -27,6 +27,10 @@ pub mod read {
     pub use mcp_spec_types::read::*;
 }
 
+pub mod tree {
+    pub use mcp_spec_types::tree::*;
+}
+
 #[path = "../../goldens/bindings/expected.rs"]
 pub mod bindings;
 #[path = "../../goldens/builder_api/expected.rs"]

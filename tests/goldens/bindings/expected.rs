@@ -155,7 +155,7 @@ impl __rt::SchemaType for Envelope {
 }
 #[doc(hidden)]
 impl __p::Shape for Envelope {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["body"],
@@ -166,16 +166,16 @@ impl __p::Shape for Envelope {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["body"], &[])
     }
 }
 impl __v::Validate for Envelope {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Envelope") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "body" => __f[0usize] = Some(x),
                 "extras" => __f[1usize] = Some(x),
                 _ => {}

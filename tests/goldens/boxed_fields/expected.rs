@@ -167,7 +167,7 @@ impl __rt::SchemaType for Capabilities {
 }
 #[doc(hidden)]
 impl __p::Shape for Capabilities {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -182,16 +182,16 @@ impl __p::Shape for Capabilities {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Capabilities {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Capabilities") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "experimental" => __f[0usize] = Some(x),
                 "roots" => __f[1usize] = Some(x),
                 "sampling" => __f[2usize] = Some(x),
@@ -356,7 +356,7 @@ impl __rt::SchemaType for CapabilitiesRoots {
 }
 #[doc(hidden)]
 impl __p::Shape for CapabilitiesRoots {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -364,16 +364,16 @@ impl __p::Shape for CapabilitiesRoots {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for CapabilitiesRoots {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CapabilitiesRoots") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "listChanged" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -527,7 +527,7 @@ impl __rt::SchemaType for Node {
 }
 #[doc(hidden)]
 impl __p::Shape for Node {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -538,16 +538,16 @@ impl __p::Shape for Node {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for Node {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Node") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "capabilities" => __f[0usize] = Some(x),
                 "child" => __f[1usize] = Some(x),
                 _ => {}
@@ -750,7 +750,7 @@ impl __rt::SchemaType for Hello {
 }
 #[doc(hidden)]
 impl __p::Shape for Hello {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["capabilities", "name"],
@@ -763,16 +763,16 @@ impl __p::Shape for Hello {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["capabilities", "name"], &[])
     }
 }
 impl __v::Validate for Hello {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Hello") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "capabilities" => __f[0usize] = Some(x),
                 "fallback" => __f[1usize] = Some(x),
                 "history" => __f[2usize] = Some(x),

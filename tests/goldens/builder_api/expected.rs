@@ -56,13 +56,13 @@ impl __rt::SchemaType for RequestId {
 }
 #[doc(hidden)]
 impl __p::Shape for RequestId {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -152,7 +152,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     }
 }
 impl __v::Validate for RequestId {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -164,18 +164,18 @@ impl __v::Validate for RequestId {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -236,13 +236,13 @@ impl __rt::SchemaType for ProgressToken {
 }
 #[doc(hidden)]
 impl __p::Shape for ProgressToken {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -334,7 +334,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl __v::Validate for ProgressToken {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -346,18 +346,18 @@ impl __v::Validate for ProgressToken {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -517,7 +517,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -528,16 +528,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -704,7 +704,7 @@ impl __rt::SchemaType for Notification {
 }
 #[doc(hidden)]
 impl __p::Shape for Notification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -715,16 +715,16 @@ impl __p::Shape for Notification {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Notification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -870,7 +870,7 @@ impl __rt::SchemaType for BaseResult {
 }
 #[doc(hidden)]
 impl __p::Shape for BaseResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -878,7 +878,7 @@ impl __p::Shape for BaseResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -886,11 +886,11 @@ impl __p::Shape for BaseResult {
     }
 }
 impl __v::Validate for BaseResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1064,7 +1064,7 @@ impl __rt::SchemaType for Error {
 }
 #[doc(hidden)]
 impl __p::Shape for Error {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
@@ -1076,16 +1076,16 @@ impl __p::Shape for Error {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
 impl __v::Validate for Error {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -1278,7 +1278,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
 }
 #[doc(hidden)]
 impl __p::Shape for JSONRPCErrorResponse {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["jsonrpc", "error"],
@@ -1289,7 +1289,7 @@ impl __p::Shape for JSONRPCErrorResponse {
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["jsonrpc", "error"],
@@ -1298,11 +1298,11 @@ impl __p::Shape for JSONRPCErrorResponse {
     }
 }
 impl __v::Validate for JSONRPCErrorResponse {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "jsonrpc" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 "error" => __f[2usize] = Some(x),
@@ -1452,7 +1452,7 @@ impl __rt::SchemaType for Level {
 }
 #[doc(hidden)]
 impl __p::Shape for Level {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -1466,7 +1466,7 @@ impl __p::Shape for Level {
     }
 }
 impl __v::Validate for Level {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -1664,7 +1664,7 @@ impl __rt::SchemaType for PingRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PingRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1678,7 +1678,7 @@ impl __p::Shape for PingRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc", "id"],
@@ -1690,11 +1690,11 @@ impl __p::Shape for PingRequest {
     }
 }
 impl __v::Validate for PingRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -1909,7 +1909,7 @@ impl __rt::SchemaType for ReadRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -1923,7 +1923,7 @@ impl __p::Shape for ReadRequest {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc", "id"],
@@ -1935,11 +1935,11 @@ impl __p::Shape for ReadRequest {
     }
 }
 impl __v::Validate for ReadRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2122,7 +2122,7 @@ impl __rt::SchemaType for ReadRequestParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadRequestParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["uri"],
@@ -2133,16 +2133,16 @@ impl __p::Shape for ReadRequestParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["uri"], &[])
     }
 }
 impl __v::Validate for ReadRequestParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadRequestParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "uri" => __f[0usize] = Some(x),
                 "token" => __f[1usize] = Some(x),
                 _ => {}
@@ -2309,7 +2309,7 @@ impl __rt::SchemaType for ReadResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ReadResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["text"],
@@ -2320,7 +2320,7 @@ impl __p::Shape for ReadResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -2328,11 +2328,11 @@ impl __p::Shape for ReadResult {
     }
 }
 impl __v::Validate for ReadResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "text" => __f[1usize] = Some(x),
                 _ => {}
@@ -2516,7 +2516,7 @@ impl __rt::SchemaType for LogNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for LogNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -2527,7 +2527,7 @@ impl __p::Shape for LogNotification {
             ],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params", "jsonrpc"],
@@ -2539,11 +2539,11 @@ impl __p::Shape for LogNotification {
     }
 }
 impl __v::Validate for LogNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LogNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
@@ -2702,7 +2702,7 @@ impl __rt::SchemaType for LogNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for LogNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["level"],
@@ -2710,16 +2710,16 @@ impl __p::Shape for LogNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["level"], &[])
     }
 }
 impl __v::Validate for LogNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LogNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "level" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -2781,13 +2781,13 @@ impl __rt::SchemaType for ClientRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<PingRequest as __p::Shape>::score(v), <ReadRequest as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<PingRequest as __p::Shape>::fits(v), <ReadRequest as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -2915,9 +2915,9 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     }
 }
 impl __v::Validate for ClientRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientRequest") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("ping")) => <PingRequest as __v::Validate>::validate_json(v, cx),
             Some(Some("read")) => <ReadRequest as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
@@ -3015,13 +3015,13 @@ impl __rt::SchemaType for ClientResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ClientResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<EmptyResult as __p::Shape>::score(v), <ReadResult as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<EmptyResult as __p::Shape>::fits(v), <ReadResult as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -3187,7 +3187,7 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     }
 }
 impl __v::Validate for ClientResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -3200,27 +3200,28 @@ impl __v::KeyedCheck for ClientResult {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "text" => 0x2,
                     _ => 0,
                 };
         }
         out[0usize] = if __p::names_none(o, &["text"]) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x2, 0x3, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x2, 0x3, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -3381,7 +3382,7 @@ impl __rt::SchemaType for TextBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for TextBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
@@ -3389,7 +3390,7 @@ impl __p::Shape for TextBlock {
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3402,11 +3403,11 @@ impl __p::Shape for TextBlock {
     }
 }
 impl __v::Validate for TextBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextBlock") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "text" => __f[1usize] = Some(x),
                 _ => {}
@@ -3564,7 +3565,7 @@ impl __rt::SchemaType for ImageBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for ImageBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data"],
@@ -3572,7 +3573,7 @@ impl __p::Shape for ImageBlock {
             &[("type", true, __p::Lit::Str("image"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "data"], &[("type", true, __p::Lit::Str("image"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3585,11 +3586,11 @@ impl __p::Shape for ImageBlock {
     }
 }
 impl __v::Validate for ImageBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageBlock") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 _ => {}
@@ -3747,7 +3748,7 @@ impl __rt::SchemaType for AudioBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for AudioBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "data"],
@@ -3755,7 +3756,7 @@ impl __p::Shape for AudioBlock {
             &[("type", true, __p::Lit::Str("audio"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "data"], &[("type", true, __p::Lit::Str("audio"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -3768,11 +3769,11 @@ impl __p::Shape for AudioBlock {
     }
 }
 impl __v::Validate for AudioBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioBlock") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 _ => {}
@@ -3843,13 +3844,13 @@ impl __rt::SchemaType for Media {
 }
 #[doc(hidden)]
 impl __p::Shape for Media {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextBlock as __p::Shape>::score(v), <ImageBlock as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextBlock as __p::Shape>::fits(v), <ImageBlock as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -3980,9 +3981,9 @@ impl<'de> serde::Deserialize<'de> for Media {
     }
 }
 impl __v::Validate for Media {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Media") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextBlock as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <ImageBlock as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
@@ -4056,13 +4057,13 @@ impl __rt::SchemaType for Block {
 }
 #[doc(hidden)]
 impl __p::Shape for Block {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Media as __p::Shape>::score(v), <AudioBlock as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Media as __p::Shape>::fits(v), <AudioBlock as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -4195,9 +4196,9 @@ impl<'de> serde::Deserialize<'de> for Block {
     }
 }
 impl __v::Validate for Block {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Block") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <Media as __v::Validate>::validate_json(v, cx),
             Some(Some("image")) => <Media as __v::Validate>::validate_json(v, cx),
             Some(Some("audio")) => <AudioBlock as __v::Validate>::validate_json(v, cx),
@@ -4277,13 +4278,13 @@ impl __rt::SchemaType for Twice {
 }
 #[doc(hidden)]
 impl __p::Shape for Twice {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<AudioBlock as __p::Shape>::score(v), <Block as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<AudioBlock as __p::Shape>::fits(v), <Block as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -4416,7 +4417,7 @@ impl<'de> serde::Deserialize<'de> for Twice {
     }
 }
 impl __v::Validate for Twice {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -4429,11 +4430,12 @@ impl __v::KeyedCheck for Twice {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "data" => 0x1,
                     "text" => 0x2,
                     "type" => 0x4,
@@ -4441,7 +4443,7 @@ impl __v::KeyedCheck for Twice {
                 };
         }
         out[0usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x5,
             0x1,
@@ -4449,21 +4451,21 @@ impl __v::KeyedCheck for Twice {
         );
         out[1usize] = [
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x6,
                 0x2,
                 &[("type", 0x4, true, __p::Lit::Str("text"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x5,
                 0x1,
                 &[("type", 0x4, true, __p::Lit::Str("image"))],
             ),
             __v::rank_by_bits(
-                o,
+                *o,
                 present,
                 0x5,
                 0x1,
@@ -4477,7 +4479,7 @@ impl __v::KeyedCheck for Twice {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

@@ -195,7 +195,7 @@ impl __rt::SchemaType for Account {
 }
 #[doc(hidden)]
 impl __p::Shape for Account {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["handle", "ttlMs"],
@@ -208,16 +208,16 @@ impl __p::Shape for Account {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["handle", "ttlMs"], &[])
     }
 }
 impl __v::Validate for Account {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Account") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "handle" => __f[0usize] = Some(x),
                 "avatar" => __f[1usize] = Some(x),
                 "cursor" => __f[2usize] = Some(x),

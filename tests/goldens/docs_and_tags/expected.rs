@@ -222,7 +222,7 @@ impl __rt::SchemaType for Position {
 }
 #[doc(hidden)]
 impl __p::Shape for Position {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["latitude"],
@@ -236,16 +236,16 @@ impl __p::Shape for Position {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["latitude"], &[])
     }
 }
 impl __v::Validate for Position {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Position") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 5usize] = [None; 5usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "latitude" => __f[0usize] = Some(x),
                 "tiles" => __f[1usize] = Some(x),
                 "trail" => __f[2usize] = Some(x),
@@ -446,7 +446,7 @@ impl __rt::SchemaType for Marker {
 }
 #[doc(hidden)]
 impl __p::Shape for Marker {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["at", "label"],
@@ -457,16 +457,16 @@ impl __p::Shape for Marker {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["at", "label"], &[])
     }
 }
 impl __v::Validate for Marker {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Marker") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "at" => __f[0usize] = Some(x),
                 "label" => __f[1usize] = Some(x),
                 _ => {}

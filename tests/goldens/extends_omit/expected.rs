@@ -185,7 +185,7 @@ impl __rt::SchemaType for Parcel {
 }
 #[doc(hidden)]
 impl __p::Shape for Parcel {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["sender", "recipient", "weight"],
@@ -198,16 +198,16 @@ impl __p::Shape for Parcel {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["sender", "recipient", "weight"], &[])
     }
 }
 impl __v::Validate for Parcel {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Parcel") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "sender" => __f[0usize] = Some(x),
                 "recipient" => __f[1usize] = Some(x),
                 "weight" => __f[2usize] = Some(x),
@@ -406,7 +406,7 @@ impl __rt::SchemaType for Sample {
 }
 #[doc(hidden)]
 impl __p::Shape for Sample {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["weight", "scale"],
@@ -418,16 +418,16 @@ impl __p::Shape for Sample {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["weight", "scale"], &[])
     }
 }
 impl __v::Validate for Sample {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sample") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "weight" => __f[0usize] = Some(x),
                 "fragile" => __f[1usize] = Some(x),
                 "scale" => __f[2usize] = Some(x),

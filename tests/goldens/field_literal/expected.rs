@@ -148,7 +148,7 @@ impl __rt::SchemaType for Verdict {
 }
 #[doc(hidden)]
 impl __p::Shape for Verdict {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["stage", "score"],
@@ -156,7 +156,7 @@ impl __p::Shape for Verdict {
             &[("stage", true, __p::Lit::Str("final"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["stage", "score"],
@@ -165,11 +165,11 @@ impl __p::Shape for Verdict {
     }
 }
 impl __v::Validate for Verdict {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Verdict") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "stage" => __f[0usize] = Some(x),
                 "score" => __f[1usize] = Some(x),
                 _ => {}

@@ -171,7 +171,7 @@ impl __rt::SchemaType for Shape {
 }
 #[doc(hidden)]
 impl __p::Shape for Shape {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind"],
@@ -183,16 +183,16 @@ impl __p::Shape for Shape {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["kind"], &[])
     }
 }
 impl __v::Validate for Shape {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "corners" => __f[1usize] = Some(x),
                 "colour" => __f[2usize] = Some(x),
@@ -390,7 +390,7 @@ impl __rt::SchemaType for Triangle {
 }
 #[doc(hidden)]
 impl __p::Shape for Triangle {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "corners"],
@@ -401,7 +401,7 @@ impl __p::Shape for Triangle {
             &[("kind", true, __p::Lit::Str("triangle"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["kind", "corners"],
@@ -410,11 +410,11 @@ impl __p::Shape for Triangle {
     }
 }
 impl __v::Validate for Triangle {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Triangle") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "corners" => __f[1usize] = Some(x),
                 "colour" => __f[2usize] = Some(x),

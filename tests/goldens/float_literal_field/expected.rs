@@ -155,7 +155,7 @@ impl __rt::SchemaType for Versioned {
 }
 #[doc(hidden)]
 impl __p::Shape for Versioned {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["version", "body"],
@@ -163,7 +163,7 @@ impl __p::Shape for Versioned {
             &[("version", true, __p::Lit::Float(2.5f64))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["version", "body"],
@@ -172,11 +172,11 @@ impl __p::Shape for Versioned {
     }
 }
 impl __v::Validate for Versioned {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Versioned") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "version" => __f[0usize] = Some(x),
                 "body" => __f[1usize] = Some(x),
                 _ => {}

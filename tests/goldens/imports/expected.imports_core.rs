@@ -153,7 +153,7 @@ impl __rt::SchemaType for Widget {
 }
 #[doc(hidden)]
 impl __p::Shape for Widget {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id"],
@@ -164,16 +164,16 @@ impl __p::Shape for Widget {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
     }
 }
 impl __v::Validate for Widget {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Widget") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "size" => __f[1usize] = Some(x),
                 _ => {}
@@ -273,7 +273,7 @@ impl __rt::SchemaType for Colour {
 }
 #[doc(hidden)]
 impl __p::Shape for Colour {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -287,7 +287,7 @@ impl __p::Shape for Colour {
     }
 }
 impl __v::Validate for Colour {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;

@@ -186,7 +186,7 @@ impl __rt::SchemaType for FancyWidget {
 }
 #[doc(hidden)]
 impl __p::Shape for FancyWidget {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id", "hue", "sparkle"],
@@ -199,16 +199,16 @@ impl __p::Shape for FancyWidget {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id", "hue", "sparkle"], &[])
     }
 }
 impl __v::Validate for FancyWidget {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "FancyWidget") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "size" => __f[1usize] = Some(x),
                 "hue" => __f[2usize] = Some(x),
@@ -375,7 +375,7 @@ impl __rt::SchemaType for Shelf {
 }
 #[doc(hidden)]
 impl __p::Shape for Shelf {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["widgets"],
@@ -388,16 +388,16 @@ impl __p::Shape for Shelf {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["widgets"], &[])
     }
 }
 impl __v::Validate for Shelf {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shelf") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "widgets" => __f[0usize] = Some(x),
                 _ => {}
             }

@@ -136,7 +136,7 @@ impl __rt::SchemaType for Loose {
 }
 #[doc(hidden)]
 impl __p::Shape for Loose {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id"],
@@ -144,16 +144,16 @@ impl __p::Shape for Loose {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
     }
 }
 impl __v::Validate for Loose {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Loose") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -289,7 +289,7 @@ impl __rt::SchemaType for Counts {
 }
 #[doc(hidden)]
 impl __p::Shape for Counts {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["total"],
@@ -297,16 +297,16 @@ impl __p::Shape for Counts {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["total"], &[])
     }
 }
 impl __v::Validate for Counts {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Counts") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "total" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -320,7 +320,7 @@ impl __v::Validate for Counts {
             cx.pop();
         }
         for (k, x) in o {
-            if !["total"].contains(&k.as_str()) {
+            if !["total"].contains(&k) {
                 cx.push_key(k);
                 <i64 as __v::Validate>::validate_json(x, cx);
                 cx.pop();
@@ -469,7 +469,7 @@ impl __rt::SchemaType for Holder {
 }
 #[doc(hidden)]
 impl __p::Shape for Holder {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["settings"],
@@ -480,16 +480,16 @@ impl __p::Shape for Holder {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["settings"], &[])
     }
 }
 impl __v::Validate for Holder {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Holder") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "settings" => __f[0usize] = Some(x),
                 "weights" => __f[1usize] = Some(x),
                 _ => {}

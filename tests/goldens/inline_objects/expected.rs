@@ -135,7 +135,7 @@ impl __rt::SchemaType for Circle {
 }
 #[doc(hidden)]
 impl __p::Shape for Circle {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["radius"],
@@ -143,7 +143,7 @@ impl __p::Shape for Circle {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["radius"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -151,11 +151,11 @@ impl __p::Shape for Circle {
     }
 }
 impl __v::Validate for Circle {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Circle") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "radius" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -291,7 +291,7 @@ impl __rt::SchemaType for Square {
 }
 #[doc(hidden)]
 impl __p::Shape for Square {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["side"],
@@ -299,7 +299,7 @@ impl __p::Shape for Square {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["side"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -307,11 +307,11 @@ impl __p::Shape for Square {
     }
 }
 impl __v::Validate for Square {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Square") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "side" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -479,7 +479,7 @@ impl __rt::SchemaType for Drawing {
 }
 #[doc(hidden)]
 impl __p::Shape for Drawing {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["canvas", "shapes"],
@@ -491,16 +491,16 @@ impl __p::Shape for Drawing {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["canvas", "shapes"], &[])
     }
 }
 impl __v::Validate for Drawing {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Drawing") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "canvas" => __f[0usize] = Some(x),
                 "shapes" => __f[1usize] = Some(x),
                 "layers" => __f[2usize] = Some(x),
@@ -677,7 +677,7 @@ impl __rt::SchemaType for DrawingCanvasMargin {
 }
 #[doc(hidden)]
 impl __p::Shape for DrawingCanvasMargin {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["x", "y"],
@@ -688,16 +688,16 @@ impl __p::Shape for DrawingCanvasMargin {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["x", "y"], &[])
     }
 }
 impl __v::Validate for DrawingCanvasMargin {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvasMargin") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "x" => __f[0usize] = Some(x),
                 "y" => __f[1usize] = Some(x),
                 _ => {}
@@ -874,7 +874,7 @@ impl __rt::SchemaType for DrawingCanvas {
 }
 #[doc(hidden)]
 impl __p::Shape for DrawingCanvas {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["width", "height"],
@@ -886,16 +886,16 @@ impl __p::Shape for DrawingCanvas {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["width", "height"], &[])
     }
 }
 impl __v::Validate for DrawingCanvas {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvas") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "width" => __f[0usize] = Some(x),
                 "height" => __f[1usize] = Some(x),
                 "margin" => __f[2usize] = Some(x),
@@ -974,13 +974,13 @@ impl __rt::SchemaType for DrawingShapesItem {
 }
 #[doc(hidden)]
 impl __p::Shape for DrawingShapesItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Circle as __p::Shape>::score(v), <Square as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Circle as __p::Shape>::fits(v), <Square as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -1129,7 +1129,7 @@ impl<'de> serde::Deserialize<'de> for DrawingShapesItem {
     }
 }
 impl __v::Validate for DrawingShapesItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -1144,23 +1144,24 @@ impl __v::KeyedCheck for DrawingShapesItem {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "radius" => 0x1,
                     "side" => 0x2,
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x1, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x2, 0x2, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x1, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x2, 0x2, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -1328,7 +1329,7 @@ impl __rt::SchemaType for DrawingLayersItem {
 }
 #[doc(hidden)]
 impl __p::Shape for DrawingLayersItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -1339,16 +1340,16 @@ impl __p::Shape for DrawingLayersItem {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for DrawingLayersItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingLayersItem") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "hidden" => __f[1usize] = Some(x),
                 _ => {}

@@ -153,7 +153,7 @@ impl __rt::SchemaType for Timestamps {
 }
 #[doc(hidden)]
 impl __p::Shape for Timestamps {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["created"],
@@ -164,16 +164,16 @@ impl __p::Shape for Timestamps {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["created"], &[])
     }
 }
 impl __v::Validate for Timestamps {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Timestamps") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "created" => __f[0usize] = Some(x),
                 "updated" => __f[1usize] = Some(x),
                 _ => {}
@@ -322,7 +322,7 @@ impl __rt::SchemaType for Owner {
 }
 #[doc(hidden)]
 impl __p::Shape for Owner {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["owner"],
@@ -330,16 +330,16 @@ impl __p::Shape for Owner {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["owner"], &[])
     }
 }
 impl __v::Validate for Owner {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Owner") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "owner" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -525,7 +525,7 @@ impl __rt::SchemaType for Note {
 }
 #[doc(hidden)]
 impl __p::Shape for Note {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["created", "owner", "text"],
@@ -538,16 +538,16 @@ impl __p::Shape for Note {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["created", "owner", "text"], &[])
     }
 }
 impl __v::Validate for Note {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Note") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "created" => __f[0usize] = Some(x),
                 "updated" => __f[1usize] = Some(x),
                 "owner" => __f[2usize] = Some(x),

@@ -135,7 +135,7 @@ impl __rt::SchemaType for Base {
 }
 #[doc(hidden)]
 impl __p::Shape for Base {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id"],
@@ -143,16 +143,16 @@ impl __p::Shape for Base {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
     }
 }
 impl __v::Validate for Base {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Base") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -283,7 +283,7 @@ impl __rt::SchemaType for Running {
 }
 #[doc(hidden)]
 impl __p::Shape for Running {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["state"],
@@ -291,16 +291,16 @@ impl __p::Shape for Running {
             &[("state", true, __p::Lit::Str("running"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["state"], &[("state", true, __p::Lit::Str("running"))])
     }
 }
 impl __v::Validate for Running {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Running") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "state" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -449,7 +449,7 @@ impl __rt::SchemaType for Done {
 }
 #[doc(hidden)]
 impl __p::Shape for Done {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["state", "output"],
@@ -457,7 +457,7 @@ impl __p::Shape for Done {
             &[("state", true, __p::Lit::Str("done"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["state", "output"],
@@ -466,11 +466,11 @@ impl __p::Shape for Done {
     }
 }
 impl __v::Validate for Done {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Done") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "state" => __f[0usize] = Some(x),
                 "output" => __f[1usize] = Some(x),
                 _ => {}
@@ -542,13 +542,13 @@ impl __rt::SchemaType for State {
 }
 #[doc(hidden)]
 impl __p::Shape for State {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Running as __p::Shape>::score(v), <Done as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Running as __p::Shape>::fits(v), <Done as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -668,9 +668,9 @@ impl<'de> serde::Deserialize<'de> for State {
     }
 }
 impl __v::Validate for State {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "State") else { return };
-        match o.get("state").map(serde_json::Value::as_str) {
+        match o.get("state").map(crate::tree::Node::as_str) {
             Some(Some("running")) => <Running as __v::Validate>::validate_json(v, cx),
             Some(Some("done")) => <Done as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
@@ -769,7 +769,7 @@ impl __rt::SchemaType for StateState {
 }
 #[doc(hidden)]
 impl __p::Shape for StateState {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -783,7 +783,7 @@ impl __p::Shape for StateState {
     }
 }
 impl __v::Validate for StateState {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -978,7 +978,7 @@ impl __rt::SchemaType for Snapshot {
 }
 #[doc(hidden)]
 impl __p::Shape for Snapshot {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id", "state", "at"],
@@ -991,16 +991,16 @@ impl __p::Shape for Snapshot {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id", "state", "at"], &[])
     }
 }
 impl __v::Validate for Snapshot {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Snapshot") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "state" => __f[1usize] = Some(x),
                 "output" => __f[2usize] = Some(x),

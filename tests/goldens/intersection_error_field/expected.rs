@@ -169,7 +169,7 @@ impl __rt::SchemaType for Error {
 }
 #[doc(hidden)]
 impl __p::Shape for Error {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message"],
@@ -181,16 +181,16 @@ impl __p::Shape for Error {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code", "message"], &[])
     }
 }
 impl __v::Validate for Error {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),
@@ -355,7 +355,7 @@ impl __rt::SchemaType for OrderFailed {
 }
 #[doc(hidden)]
 impl __p::Shape for OrderFailed {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id", "error"],
@@ -366,16 +366,16 @@ impl __p::Shape for OrderFailed {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id", "error"], &[])
     }
 }
 impl __v::Validate for OrderFailed {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailed") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "error" => __f[1usize] = Some(x),
                 _ => {}
@@ -543,7 +543,7 @@ impl __rt::SchemaType for OrderFailedErrorData {
 }
 #[doc(hidden)]
 impl __p::Shape for OrderFailedErrorData {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["item"],
@@ -554,16 +554,16 @@ impl __p::Shape for OrderFailedErrorData {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["item"], &[])
     }
 }
 impl __v::Validate for OrderFailedErrorData {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedErrorData") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "item" => __f[0usize] = Some(x),
                 "restock" => __f[1usize] = Some(x),
                 _ => {}
@@ -739,7 +739,7 @@ impl __rt::SchemaType for OrderFailedError {
 }
 #[doc(hidden)]
 impl __p::Shape for OrderFailedError {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "message", "data"],
@@ -750,7 +750,7 @@ impl __p::Shape for OrderFailedError {
             &[("code", true, __p::Lit::Int(-32050i64))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "message", "data"],
@@ -759,11 +759,11 @@ impl __p::Shape for OrderFailedError {
     }
 }
 impl __v::Validate for OrderFailedError {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedError") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "message" => __f[1usize] = Some(x),
                 "data" => __f[2usize] = Some(x),

@@ -154,7 +154,7 @@ impl __rt::SchemaType for Scale {
 }
 #[doc(hidden)]
 impl __p::Shape for Scale {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -165,7 +165,7 @@ impl __p::Shape for Scale {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -173,11 +173,11 @@ impl __p::Shape for Scale {
     }
 }
 impl __v::Validate for Scale {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Scale") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -277,7 +277,7 @@ impl __rt::SchemaType for ScaleType {
 }
 #[doc(hidden)]
 impl __p::Shape for ScaleType {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -291,7 +291,7 @@ impl __p::Shape for ScaleType {
     }
 }
 impl __v::Validate for ScaleType {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -447,7 +447,7 @@ impl __rt::SchemaType for Toggle {
 }
 #[doc(hidden)]
 impl __p::Shape for Toggle {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -455,7 +455,7 @@ impl __p::Shape for Toggle {
             &[("type", true, __p::Lit::Str("boolean"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("boolean"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -468,11 +468,11 @@ impl __p::Shape for Toggle {
     }
 }
 impl __v::Validate for Toggle {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Toggle") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -630,7 +630,7 @@ impl __rt::SchemaType for Text {
 }
 #[doc(hidden)]
 impl __p::Shape for Text {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type"],
@@ -638,7 +638,7 @@ impl __p::Shape for Text {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type"], &[("type", true, __p::Lit::Str("string"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -651,11 +651,11 @@ impl __p::Shape for Text {
     }
 }
 impl __v::Validate for Text {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Text") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "title" => __f[1usize] = Some(x),
                 _ => {}
@@ -817,7 +817,7 @@ impl __rt::SchemaType for Choice {
 }
 #[doc(hidden)]
 impl __p::Shape for Choice {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "enum"],
@@ -825,7 +825,7 @@ impl __p::Shape for Choice {
             &[("type", true, __p::Lit::Str("string"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "enum"],
@@ -842,11 +842,11 @@ impl __p::Shape for Choice {
     }
 }
 impl __v::Validate for Choice {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Choice") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "enum" => __f[1usize] = Some(x),
                 _ => {}
@@ -922,7 +922,7 @@ impl __rt::SchemaType for Field {
 }
 #[doc(hidden)]
 impl __p::Shape for Field {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Scale as __p::Shape>::score(v),
             <Toggle as __p::Shape>::score(v),
@@ -933,7 +933,7 @@ impl __p::Shape for Field {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Scale as __p::Shape>::fits(v),
             <Toggle as __p::Shape>::fits(v),
@@ -1094,7 +1094,7 @@ impl<'de> serde::Deserialize<'de> for Field {
     }
 }
 impl __v::Validate for Field {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -1108,11 +1108,12 @@ impl __v::KeyedCheck for Field {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "enum" => 0x1,
                     "title" => 0x2,
                     "type" => 0x4,
@@ -1120,26 +1121,26 @@ impl __v::KeyedCheck for Field {
                 };
         }
         out[0usize] = if __p::unclaimed(o, &[("type", &["boolean", "string"])]) {
-            __v::rank_by_bits(o, present, 0x4, 0x6, &[])
+            __v::rank_by_bits(*o, present, 0x4, 0x6, &[])
         } else {
             None
         };
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x4,
             0x2,
             &[("type", 0x4, true, __p::Lit::Str("boolean"))],
         );
         out[2usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x4,
             0x2,
             &[("type", 0x4, true, __p::Lit::Str("string"))],
         );
         out[3usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x5,
             0x1,
@@ -1149,7 +1150,7 @@ impl __v::KeyedCheck for Field {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -1325,7 +1326,7 @@ impl __rt::SchemaType for Call {
 }
 #[doc(hidden)]
 impl __p::Shape for Call {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id", "op"],
@@ -1336,7 +1337,7 @@ impl __p::Shape for Call {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id", "op"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1344,11 +1345,11 @@ impl __p::Shape for Call {
     }
 }
 impl __v::Validate for Call {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Call") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "op" => __f[1usize] = Some(x),
                 _ => {}
@@ -1495,7 +1496,7 @@ impl __rt::SchemaType for Signal {
 }
 #[doc(hidden)]
 impl __p::Shape for Signal {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["op"],
@@ -1503,7 +1504,7 @@ impl __p::Shape for Signal {
             &[("id", false, __p::Lit::OneOf(&[]))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["op"], &[("id", false, __p::Lit::OneOf(&[]))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1511,11 +1512,11 @@ impl __p::Shape for Signal {
     }
 }
 impl __v::Validate for Signal {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Signal") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "op" => __f[0usize] = Some(x),
                 "id" => __f[1usize] = Some(x),
                 _ => {}
@@ -1578,13 +1579,13 @@ impl __rt::SchemaType for Frame {
 }
 #[doc(hidden)]
 impl __p::Shape for Frame {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Call as __p::Shape>::score(v), <Signal as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Call as __p::Shape>::fits(v), <Signal as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -1714,7 +1715,7 @@ impl<'de> serde::Deserialize<'de> for Frame {
     }
 }
 impl __v::Validate for Frame {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -1728,19 +1729,20 @@ impl __v::KeyedCheck for Frame {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "id" => 0x1,
                     "op" => 0x2,
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x3, 0x3, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x3, 0x3, &[]);
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x2,
             0x2,
@@ -1750,7 +1752,7 @@ impl __v::KeyedCheck for Frame {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;
@@ -1916,7 +1918,7 @@ impl __rt::SchemaType for Answer {
 }
 #[doc(hidden)]
 impl __p::Shape for Answer {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["count"],
@@ -1930,16 +1932,16 @@ impl __p::Shape for Answer {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["count"], &[])
     }
 }
 impl __v::Validate for Answer {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Answer") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "values" => __f[0usize] = Some(x),
                 "count" => __f[1usize] = Some(x),
                 _ => {}
@@ -2009,13 +2011,13 @@ impl __rt::SchemaType for AnswerValuesValue {
 }
 #[doc(hidden)]
 impl __p::Shape for AnswerValuesValue {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <serde_json::Number as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <serde_json::Number as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -2127,7 +2129,7 @@ impl<'de> serde::Deserialize<'de> for AnswerValuesValue {
     }
 }
 impl __v::Validate for AnswerValuesValue {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -2139,20 +2141,20 @@ impl __v::Validate for AnswerValuesValue {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => {
+            crate::tree::Kind::Number(_) => {
                 <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -2306,7 +2308,7 @@ impl __rt::SchemaType for Reply {
 }
 #[doc(hidden)]
 impl __p::Shape for Reply {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["mode", "data"],
@@ -2317,7 +2319,7 @@ impl __p::Shape for Reply {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["mode", "data"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -2325,11 +2327,11 @@ impl __p::Shape for Reply {
     }
 }
 impl __v::Validate for Reply {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Reply") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "mode" => __f[0usize] = Some(x),
                 "data" => __f[1usize] = Some(x),
                 _ => {}
@@ -2425,7 +2427,7 @@ impl __rt::SchemaType for ReplyMode {
 }
 #[doc(hidden)]
 impl __p::Shape for ReplyMode {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -2439,7 +2441,7 @@ impl __p::Shape for ReplyMode {
     }
 }
 impl __v::Validate for ReplyMode {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -2576,10 +2578,10 @@ impl __rt::SchemaType for Quick {
 }
 #[doc(hidden)]
 impl __p::Shape for Quick {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(v, &["mode"], &[], &[("mode", true, __p::Lit::Str("instant"))])
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[("mode", true, __p::Lit::Str("instant"))])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -2587,11 +2589,11 @@ impl __p::Shape for Quick {
     }
 }
 impl __v::Validate for Quick {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Quick") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "mode" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -2722,7 +2724,7 @@ impl __rt::SchemaType for Note {
 }
 #[doc(hidden)]
 impl __p::Shape for Note {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -2730,7 +2732,7 @@ impl __p::Shape for Note {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -2738,11 +2740,11 @@ impl __p::Shape for Note {
     }
 }
 impl __v::Validate for Note {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Note") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "note" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -2808,7 +2810,7 @@ impl __rt::SchemaType for Outcome {
 }
 #[doc(hidden)]
 impl __p::Shape for Outcome {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Reply as __p::Shape>::score(v),
             <Quick as __p::Shape>::score(v),
@@ -2818,7 +2820,7 @@ impl __p::Shape for Outcome {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Reply as __p::Shape>::fits(v),
             <Quick as __p::Shape>::fits(v),
@@ -2988,7 +2990,7 @@ impl<'de> serde::Deserialize<'de> for Outcome {
     }
 }
 impl __v::Validate for Outcome {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -3001,11 +3003,12 @@ impl __v::KeyedCheck for Outcome {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "data" => 0x1,
                     "mode" => 0x2,
                     "note" => 0x4,
@@ -3013,19 +3016,19 @@ impl __v::KeyedCheck for Outcome {
                 };
         }
         out[0usize] = if __p::unclaimed(o, &[("mode", &["instant"])]) {
-            __v::rank_by_bits(o, present, 0x3, 0x3, &[])
+            __v::rank_by_bits(*o, present, 0x3, 0x3, &[])
         } else {
             None
         };
         out[1usize] = __v::rank_by_bits(
-            o,
+            *o,
             present,
             0x2,
             0x0,
             &[("mode", 0x2, true, __p::Lit::Str("instant"))],
         );
         out[2usize] = if __p::names_none(o, &["data"]) {
-            __v::rank_by_bits(o, present, 0x0, 0x4, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x4, &[])
         } else {
             None
         };
@@ -3033,7 +3036,7 @@ impl __v::KeyedCheck for Outcome {
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

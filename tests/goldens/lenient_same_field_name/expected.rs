@@ -86,7 +86,7 @@ impl __rt::SchemaType for Status {
 }
 #[doc(hidden)]
 impl __p::Shape for Status {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -100,7 +100,7 @@ impl __p::Shape for Status {
     }
 }
 impl __v::Validate for Status {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -265,7 +265,7 @@ impl __rt::SchemaType for Job {
 }
 #[doc(hidden)]
 impl __p::Shape for Job {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id"],
@@ -276,16 +276,16 @@ impl __p::Shape for Job {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
     }
 }
 impl __v::Validate for Job {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Job") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 _ => {}
@@ -459,7 +459,7 @@ impl __rt::SchemaType for Task {
 }
 #[doc(hidden)]
 impl __p::Shape for Task {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id"],
@@ -470,16 +470,16 @@ impl __p::Shape for Task {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
     }
 }
 impl __v::Validate for Task {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Task") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 _ => {}
@@ -647,7 +647,7 @@ impl __rt::SchemaType for Report {
 }
 #[doc(hidden)]
 impl __p::Shape for Report {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id", "status"],
@@ -658,16 +658,16 @@ impl __p::Shape for Report {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id", "status"], &[])
     }
 }
 impl __v::Validate for Report {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Report") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "status" => __f[1usize] = Some(x),
                 _ => {}

@@ -90,7 +90,7 @@ impl __rt::SchemaType for Size {
 }
 #[doc(hidden)]
 impl __p::Shape for Size {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -104,7 +104,7 @@ impl __p::Shape for Size {
     }
 }
 impl __v::Validate for Size {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -204,7 +204,7 @@ impl __rt::SchemaType for Flavour {
 }
 #[doc(hidden)]
 impl __p::Shape for Flavour {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -218,7 +218,7 @@ impl __p::Shape for Flavour {
     }
 }
 impl __v::Validate for Flavour {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;
@@ -388,7 +388,7 @@ impl __rt::SchemaType for Cone {
 }
 #[doc(hidden)]
 impl __p::Shape for Cone {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["size", "wrap"],
@@ -400,16 +400,16 @@ impl __p::Shape for Cone {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["size", "wrap"], &[])
     }
 }
 impl __v::Validate for Cone {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Cone") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "size" => __f[0usize] = Some(x),
                 "flavour" => __f[1usize] = Some(x),
                 "wrap" => __f[2usize] = Some(x),
@@ -518,7 +518,7 @@ impl __rt::SchemaType for ConeWrap {
 }
 #[doc(hidden)]
 impl __p::Shape for ConeWrap {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
                 if !matches!(Self::from_wire(s), Self::Other(_)) {
@@ -532,7 +532,7 @@ impl __p::Shape for ConeWrap {
     }
 }
 impl __v::Validate for ConeWrap {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
                 let _ = s;

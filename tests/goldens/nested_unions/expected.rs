@@ -148,7 +148,7 @@ impl __rt::SchemaType for Apple {
 }
 #[doc(hidden)]
 impl __p::Shape for Apple {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "crisp"],
@@ -156,7 +156,7 @@ impl __p::Shape for Apple {
             &[("kind", true, __p::Lit::Str("apple"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["kind", "crisp"],
@@ -165,11 +165,11 @@ impl __p::Shape for Apple {
     }
 }
 impl __v::Validate for Apple {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Apple") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "crisp" => __f[1usize] = Some(x),
                 _ => {}
@@ -304,19 +304,19 @@ impl __rt::SchemaType for Pear {
 }
 #[doc(hidden)]
 impl __p::Shape for Pear {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(v, &["kind"], &[], &[("kind", true, __p::Lit::Str("pear"))])
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["kind"], &[("kind", true, __p::Lit::Str("pear"))])
     }
 }
 impl __v::Validate for Pear {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pear") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -465,7 +465,7 @@ impl __rt::SchemaType for Carrot {
 }
 #[doc(hidden)]
 impl __p::Shape for Carrot {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "length"],
@@ -473,7 +473,7 @@ impl __p::Shape for Carrot {
             &[("kind", true, __p::Lit::Str("carrot"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["kind", "length"],
@@ -482,11 +482,11 @@ impl __p::Shape for Carrot {
     }
 }
 impl __v::Validate for Carrot {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Carrot") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "length" => __f[1usize] = Some(x),
                 _ => {}
@@ -557,13 +557,13 @@ impl __rt::SchemaType for Fruit {
 }
 #[doc(hidden)]
 impl __p::Shape for Fruit {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Apple as __p::Shape>::score(v), <Pear as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Apple as __p::Shape>::fits(v), <Pear as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -683,9 +683,9 @@ impl<'de> serde::Deserialize<'de> for Fruit {
     }
 }
 impl __v::Validate for Fruit {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Fruit") else { return };
-        match o.get("kind").map(serde_json::Value::as_str) {
+        match o.get("kind").map(crate::tree::Node::as_str) {
             Some(Some("apple")) => <Apple as __v::Validate>::validate_json(v, cx),
             Some(Some("pear")) => <Pear as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
@@ -759,13 +759,13 @@ impl __rt::SchemaType for Produce {
 }
 #[doc(hidden)]
 impl __p::Shape for Produce {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Fruit as __p::Shape>::score(v), <Carrot as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Fruit as __p::Shape>::fits(v), <Carrot as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -890,9 +890,9 @@ impl<'de> serde::Deserialize<'de> for Produce {
     }
 }
 impl __v::Validate for Produce {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Produce") else { return };
-        match o.get("kind").map(serde_json::Value::as_str) {
+        match o.get("kind").map(crate::tree::Node::as_str) {
             Some(Some("apple")) => <Fruit as __v::Validate>::validate_json(v, cx),
             Some(Some("pear")) => <Fruit as __v::Validate>::validate_json(v, cx),
             Some(Some("carrot")) => <Carrot as __v::Validate>::validate_json(v, cx),
@@ -1051,7 +1051,7 @@ impl __rt::SchemaType for Basket {
 }
 #[doc(hidden)]
 impl __p::Shape for Basket {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["items"],
@@ -1059,16 +1059,16 @@ impl __p::Shape for Basket {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["items"], &[])
     }
 }
 impl __v::Validate for Basket {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Basket") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "items" => __f[0usize] = Some(x),
                 _ => {}
             }

@@ -169,7 +169,7 @@ impl __rt::SchemaType for Answer {
 }
 #[doc(hidden)]
 impl __p::Shape for Answer {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["value", "parent"],
@@ -181,7 +181,7 @@ impl __p::Shape for Answer {
             &[("error", false, __p::Lit::OneOf(&[]))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["value", "parent"],
@@ -190,11 +190,11 @@ impl __p::Shape for Answer {
     }
 }
 impl __v::Validate for Answer {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Answer") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 4usize] = [None; 4usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "value" => __f[0usize] = Some(x),
                 "error" => __f[1usize] = Some(x),
                 "comment" => __f[2usize] = Some(x),

@@ -159,7 +159,7 @@ impl __rt::SchemaType for Frame {
 }
 #[doc(hidden)]
 impl __p::Shape for Frame {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["marker", "size"],
@@ -167,7 +167,7 @@ impl __p::Shape for Frame {
             &[("marker", true, __p::Lit::Int(127i64))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["marker", "size"],
@@ -176,11 +176,11 @@ impl __p::Shape for Frame {
     }
 }
 impl __v::Validate for Frame {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Frame") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "marker" => __f[0usize] = Some(x),
                 "size" => __f[1usize] = Some(x),
                 _ => {}

@@ -136,7 +136,7 @@ impl __rt::SchemaType for Seat {
 }
 #[doc(hidden)]
 impl __p::Shape for Seat {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["row"],
@@ -144,16 +144,16 @@ impl __p::Shape for Seat {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["row"], &[])
     }
 }
 impl __v::Validate for Seat {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Seat") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "row" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -321,7 +321,7 @@ impl __rt::SchemaType for Theatre {
 }
 #[doc(hidden)]
 impl __p::Shape for Theatre {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["seats", "sides"],
@@ -333,16 +333,16 @@ impl __p::Shape for Theatre {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["seats", "sides"], &[])
     }
 }
 impl __v::Validate for Theatre {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Theatre") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "seats" => __f[0usize] = Some(x),
                 "notes" => __f[1usize] = Some(x),
                 "sides" => __f[2usize] = Some(x),
@@ -512,7 +512,7 @@ impl __rt::SchemaType for TheatreSides {
 }
 #[doc(hidden)]
 impl __p::Shape for TheatreSides {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -523,16 +523,16 @@ impl __p::Shape for TheatreSides {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
 }
 impl __v::Validate for TheatreSides {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TheatreSides") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "left" => __f[0usize] = Some(x),
                 "right" => __f[1usize] = Some(x),
                 _ => {}

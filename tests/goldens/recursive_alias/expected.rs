@@ -77,7 +77,7 @@ impl __rt::SchemaType for Json {
 }
 #[doc(hidden)]
 impl __p::Shape for Json {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
             <i64 as __p::Shape>::score(v),
@@ -90,7 +90,7 @@ impl __p::Shape for Json {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
             <i64 as __p::Shape>::fits(v),
@@ -251,7 +251,7 @@ impl<'de> serde::Deserialize<'de> for Json {
     }
 }
 impl __v::Validate for Json {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -264,20 +264,20 @@ impl __v::Validate for Json {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
-            serde_json::Value::Null => <() as __v::Validate>::validate_json(v, cx),
-            serde_json::Value::Array(_) => {
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            crate::tree::Kind::Null => <() as __v::Validate>::validate_json(v, cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<Json> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => {
+            crate::tree::Kind::Object(_) => {
                 <BTreeMap<String, Json> as __v::Validate>::validate_json(v, cx)
             }
         }
@@ -470,7 +470,7 @@ impl __rt::SchemaType for Tree {
 }
 #[doc(hidden)]
 impl __p::Shape for Tree {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["label"],
@@ -482,16 +482,16 @@ impl __p::Shape for Tree {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["label"], &[])
     }
 }
 impl __v::Validate for Tree {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tree") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "label" => __f[0usize] = Some(x),
                 "children" => __f[1usize] = Some(x),
                 "payload" => __f[2usize] = Some(x),

@@ -153,7 +153,7 @@ impl __rt::SchemaType for Category {
 }
 #[doc(hidden)]
 impl __p::Shape for Category {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -164,16 +164,16 @@ impl __p::Shape for Category {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for Category {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Category") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "parent" => __f[1usize] = Some(x),
                 _ => {}
@@ -335,7 +335,7 @@ impl __rt::SchemaType for Num {
 }
 #[doc(hidden)]
 impl __p::Shape for Num {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "value"],
@@ -343,16 +343,16 @@ impl __p::Shape for Num {
             &[("kind", true, __p::Lit::Str("num"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["kind", "value"], &[("kind", true, __p::Lit::Str("num"))])
     }
 }
 impl __v::Validate for Num {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Num") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "value" => __f[1usize] = Some(x),
                 _ => {}
@@ -524,7 +524,7 @@ impl __rt::SchemaType for Sum {
 }
 #[doc(hidden)]
 impl __p::Shape for Sum {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "left", "right"],
@@ -535,7 +535,7 @@ impl __p::Shape for Sum {
             &[("kind", true, __p::Lit::Str("sum"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["kind", "left", "right"],
@@ -544,11 +544,11 @@ impl __p::Shape for Sum {
     }
 }
 impl __v::Validate for Sum {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sum") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "left" => __f[1usize] = Some(x),
                 "right" => __f[2usize] = Some(x),
@@ -628,13 +628,13 @@ impl __rt::SchemaType for Expr {
 }
 #[doc(hidden)]
 impl __p::Shape for Expr {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Num as __p::Shape>::score(v), <Box<Sum> as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Num as __p::Shape>::fits(v), <Box<Sum> as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -754,9 +754,9 @@ impl<'de> serde::Deserialize<'de> for Expr {
     }
 }
 impl __v::Validate for Expr {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Expr") else { return };
-        match o.get("kind").map(serde_json::Value::as_str) {
+        match o.get("kind").map(crate::tree::Node::as_str) {
             Some(Some("num")) => <Num as __v::Validate>::validate_json(v, cx),
             Some(Some("sum")) => <Box<Sum> as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {

@@ -153,7 +153,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -164,16 +164,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -340,7 +340,7 @@ impl __rt::SchemaType for Notification {
 }
 #[doc(hidden)]
 impl __p::Shape for Notification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -351,16 +351,16 @@ impl __p::Shape for Notification {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Notification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -529,7 +529,7 @@ impl __rt::SchemaType for ClockRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for ClockRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -537,7 +537,7 @@ impl __p::Shape for ClockRequest {
             &[("method", true, __p::Lit::Str("clock/read"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -546,11 +546,11 @@ impl __p::Shape for ClockRequest {
     }
 }
 impl __v::Validate for ClockRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClockRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -699,7 +699,7 @@ impl __rt::SchemaType for ClockResult {
 }
 #[doc(hidden)]
 impl __p::Shape for ClockResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["now"],
@@ -707,16 +707,16 @@ impl __p::Shape for ClockResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["now"], &[])
     }
 }
 impl __v::Validate for ClockResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClockResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "now" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -866,7 +866,7 @@ impl __rt::SchemaType for EchoRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for EchoRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -874,16 +874,16 @@ impl __p::Shape for EchoRequest {
             &[("method", true, __p::Lit::Str("echo"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("echo"))])
     }
 }
 impl __v::Validate for EchoRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EchoRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1055,7 +1055,7 @@ impl __rt::SchemaType for ClockJumpedNotification {
 }
 #[doc(hidden)]
 impl __p::Shape for ClockJumpedNotification {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "params"],
@@ -1068,7 +1068,7 @@ impl __p::Shape for ClockJumpedNotification {
             &[("method", true, __p::Lit::Str("notifications/clock/jumped"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "params"],
@@ -1077,11 +1077,11 @@ impl __p::Shape for ClockJumpedNotification {
     }
 }
 impl __v::Validate for ClockJumpedNotification {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClockJumpedNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1231,7 +1231,7 @@ impl __rt::SchemaType for ClockJumpedNotificationParams {
 }
 #[doc(hidden)]
 impl __p::Shape for ClockJumpedNotificationParams {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["by"],
@@ -1239,16 +1239,16 @@ impl __p::Shape for ClockJumpedNotificationParams {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["by"], &[])
     }
 }
 impl __v::Validate for ClockJumpedNotificationParams {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClockJumpedNotificationParams") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "by" => __f[0usize] = Some(x),
                 _ => {}
             }

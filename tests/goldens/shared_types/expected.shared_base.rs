@@ -153,7 +153,7 @@ impl __rt::SchemaType for Request {
 }
 #[doc(hidden)]
 impl __p::Shape for Request {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -164,16 +164,16 @@ impl __p::Shape for Request {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[])
     }
 }
 impl __v::Validate for Request {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -340,7 +340,7 @@ impl __rt::SchemaType for Point {
 }
 #[doc(hidden)]
 impl __p::Shape for Point {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["x", "y"],
@@ -351,16 +351,16 @@ impl __p::Shape for Point {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["x", "y"], &[])
     }
 }
 impl __v::Validate for Point {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Point") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "x" => __f[0usize] = Some(x),
                 "y" => __f[1usize] = Some(x),
                 _ => {}
@@ -523,7 +523,7 @@ impl __rt::SchemaType for Marker {
 }
 #[doc(hidden)]
 impl __p::Shape for Marker {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["at"],
@@ -534,16 +534,16 @@ impl __p::Shape for Marker {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["at"], &[])
     }
 }
 impl __v::Validate for Marker {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Marker") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "at" => __f[0usize] = Some(x),
                 "label" => __f[1usize] = Some(x),
                 _ => {}
@@ -692,7 +692,7 @@ impl __rt::SchemaType for Layer {
 }
 #[doc(hidden)]
 impl __p::Shape for Layer {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["markers"],
@@ -700,16 +700,16 @@ impl __p::Shape for Layer {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["markers"], &[])
     }
 }
 impl __v::Validate for Layer {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Layer") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "markers" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -771,13 +771,13 @@ impl __rt::SchemaType for Shape {
 }
 #[doc(hidden)]
 impl __p::Shape for Shape {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Shape1 as __p::Shape>::score(v), <Shape2 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Shape1 as __p::Shape>::fits(v), <Shape2 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -897,9 +897,9 @@ impl<'de> serde::Deserialize<'de> for Shape {
     }
 }
 impl __v::Validate for Shape {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape") else { return };
-        match o.get("kind").map(serde_json::Value::as_str) {
+        match o.get("kind").map(crate::tree::Node::as_str) {
             Some(Some("dot")) => <Shape1 as __v::Validate>::validate_json(v, cx),
             Some(Some("line")) => <Shape2 as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {
@@ -1060,7 +1060,7 @@ impl __rt::SchemaType for Shape1 {
 }
 #[doc(hidden)]
 impl __p::Shape for Shape1 {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "at"],
@@ -1068,16 +1068,16 @@ impl __p::Shape for Shape1 {
             &[("kind", true, __p::Lit::Str("dot"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["kind", "at"], &[("kind", true, __p::Lit::Str("dot"))])
     }
 }
 impl __v::Validate for Shape1 {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape1") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "at" => __f[1usize] = Some(x),
                 _ => {}
@@ -1249,7 +1249,7 @@ impl __rt::SchemaType for Shape2 {
 }
 #[doc(hidden)]
 impl __p::Shape for Shape2 {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["kind", "from", "to"],
@@ -1260,7 +1260,7 @@ impl __p::Shape for Shape2 {
             &[("kind", true, __p::Lit::Str("line"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["kind", "from", "to"],
@@ -1269,11 +1269,11 @@ impl __p::Shape for Shape2 {
     }
 }
 impl __v::Validate for Shape2 {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape2") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "kind" => __f[0usize] = Some(x),
                 "from" => __f[1usize] = Some(x),
                 "to" => __f[2usize] = Some(x),
@@ -1441,7 +1441,7 @@ impl __rt::SchemaType for PointRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for PointRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1449,16 +1449,16 @@ impl __p::Shape for PointRequest {
             &[("method", true, __p::Lit::Str("point/get"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("point/get"))])
     }
 }
 impl __v::Validate for PointRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PointRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1607,7 +1607,7 @@ impl __rt::SchemaType for PointResult {
 }
 #[doc(hidden)]
 impl __p::Shape for PointResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["point"],
@@ -1615,16 +1615,16 @@ impl __p::Shape for PointResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["point"], &[])
     }
 }
 impl __v::Validate for PointResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PointResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "point" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -1774,7 +1774,7 @@ impl __rt::SchemaType for MarkerRequest {
 }
 #[doc(hidden)]
 impl __p::Shape for MarkerRequest {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -1782,7 +1782,7 @@ impl __p::Shape for MarkerRequest {
             &[("method", true, __p::Lit::Str("marker/get"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method"],
@@ -1791,11 +1791,11 @@ impl __p::Shape for MarkerRequest {
     }
 }
 impl __v::Validate for MarkerRequest {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MarkerRequest") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 _ => {}
@@ -1944,7 +1944,7 @@ impl __rt::SchemaType for MarkerResult {
 }
 #[doc(hidden)]
 impl __p::Shape for MarkerResult {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["marker"],
@@ -1952,16 +1952,16 @@ impl __p::Shape for MarkerResult {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["marker"], &[])
     }
 }
 impl __v::Validate for MarkerResult {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MarkerResult") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "marker" => __f[0usize] = Some(x),
                 _ => {}
             }

@@ -135,7 +135,7 @@ impl __rt::SchemaType for Recipient {
 }
 #[doc(hidden)]
 impl __p::Shape for Recipient {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["address"],
@@ -143,16 +143,16 @@ impl __p::Shape for Recipient {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["address"], &[])
     }
 }
 impl __v::Validate for Recipient {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Recipient") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "address" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -306,7 +306,7 @@ impl __rt::SchemaType for Letter {
 }
 #[doc(hidden)]
 impl __p::Shape for Letter {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["to"],
@@ -317,16 +317,16 @@ impl __p::Shape for Letter {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["to"], &[])
     }
 }
 impl __v::Validate for Letter {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Letter") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "to" => __f[0usize] = Some(x),
                 "tags" => __f[1usize] = Some(x),
                 _ => {}
@@ -396,13 +396,13 @@ impl __rt::SchemaType for LetterTo {
 }
 #[doc(hidden)]
 impl __p::Shape for LetterTo {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Recipient as __p::Shape>::score(v), <Vec<Recipient> as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Recipient as __p::Shape>::fits(v), <Vec<Recipient> as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -469,7 +469,7 @@ impl<'de> serde::Deserialize<'de> for LetterTo {
     }
 }
 impl __v::Validate for LetterTo {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -481,16 +481,16 @@ impl __v::Validate for LetterTo {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => fail(cx),
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => fail(cx),
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<Recipient> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => {
+            crate::tree::Kind::Object(_) => {
                 <Recipient as __v::Validate>::validate_json(v, cx)
             }
         }
@@ -548,13 +548,13 @@ impl __rt::SchemaType for LetterTags {
 }
 #[doc(hidden)]
 impl __p::Shape for LetterTags {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <Vec<String> as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <Vec<String> as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -635,7 +635,7 @@ impl<'de> serde::Deserialize<'de> for LetterTags {
     }
 }
 impl __v::Validate for LetterTags {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -647,18 +647,18 @@ impl __v::Validate for LetterTags {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<String> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }

@@ -159,7 +159,7 @@ impl __rt::SchemaType for Done {
 }
 #[doc(hidden)]
 impl __p::Shape for Done {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["output"],
@@ -167,16 +167,16 @@ impl __p::Shape for Done {
             &[("status", false, __p::Lit::Str("done"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["output"], &[("status", false, __p::Lit::Str("done"))])
     }
 }
 impl __v::Validate for Done {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Done") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "status" => __f[0usize] = Some(x),
                 "output" => __f[1usize] = Some(x),
                 _ => {}
@@ -336,7 +336,7 @@ impl __rt::SchemaType for Pending {
 }
 #[doc(hidden)]
 impl __p::Shape for Pending {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["status", "retryAfter"],
@@ -344,7 +344,7 @@ impl __p::Shape for Pending {
             &[("status", true, __p::Lit::Str("pending"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["status", "retryAfter"],
@@ -353,11 +353,11 @@ impl __p::Shape for Pending {
     }
 }
 impl __v::Validate for Pending {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pending") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "status" => __f[0usize] = Some(x),
                 "retryAfter" => __f[1usize] = Some(x),
                 _ => {}
@@ -428,13 +428,13 @@ impl __rt::SchemaType for Answer {
 }
 #[doc(hidden)]
 impl __p::Shape for Answer {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Done as __p::Shape>::score(v), <Pending as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<Done as __p::Shape>::fits(v), <Pending as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -554,9 +554,9 @@ impl<'de> serde::Deserialize<'de> for Answer {
     }
 }
 impl __v::Validate for Answer {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Answer") else { return };
-        match o.get("status").map(serde_json::Value::as_str) {
+        match o.get("status").map(crate::tree::Node::as_str) {
             Some(Some("done")) => <Done as __v::Validate>::validate_json(v, cx),
             Some(Some("pending")) => <Pending as __v::Validate>::validate_json(v, cx),
             Some(Some(other)) => {

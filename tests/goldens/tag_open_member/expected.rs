@@ -153,7 +153,7 @@ impl __rt::SchemaType for Email {
 }
 #[doc(hidden)]
 impl __p::Shape for Email {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["channel", "address"],
@@ -161,7 +161,7 @@ impl __p::Shape for Email {
             &[("channel", true, __p::Lit::Str("email"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["channel", "address"],
@@ -170,11 +170,11 @@ impl __p::Shape for Email {
     }
 }
 impl __v::Validate for Email {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Email") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "channel" => __f[0usize] = Some(x),
                 "address" => __f[1usize] = Some(x),
                 _ => {}
@@ -337,7 +337,7 @@ impl __rt::SchemaType for Sms {
 }
 #[doc(hidden)]
 impl __p::Shape for Sms {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["channel", "number"],
@@ -345,7 +345,7 @@ impl __p::Shape for Sms {
             &[("channel", true, __p::Lit::Str("sms"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["channel", "number"],
@@ -354,11 +354,11 @@ impl __p::Shape for Sms {
     }
 }
 impl __v::Validate for Sms {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sms") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "channel" => __f[0usize] = Some(x),
                 "number" => __f[1usize] = Some(x),
                 _ => {}
@@ -521,7 +521,7 @@ impl __rt::SchemaType for CustomChannel {
 }
 #[doc(hidden)]
 impl __p::Shape for CustomChannel {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["channel"],
@@ -532,16 +532,16 @@ impl __p::Shape for CustomChannel {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["channel"], &[])
     }
 }
 impl __v::Validate for CustomChannel {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CustomChannel") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "channel" => __f[0usize] = Some(x),
                 "target" => __f[1usize] = Some(x),
                 _ => {}
@@ -609,7 +609,7 @@ impl __rt::SchemaType for Contact {
 }
 #[doc(hidden)]
 impl __p::Shape for Contact {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Email as __p::Shape>::score(v),
             <Sms as __p::Shape>::score(v),
@@ -619,7 +619,7 @@ impl __p::Shape for Contact {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Email as __p::Shape>::fits(v),
             <Sms as __p::Shape>::fits(v),
@@ -748,9 +748,9 @@ impl<'de> serde::Deserialize<'de> for Contact {
     }
 }
 impl __v::Validate for Contact {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Contact") else { return };
-        match o.get("channel").map(serde_json::Value::as_str) {
+        match o.get("channel").map(crate::tree::Node::as_str) {
             Some(Some("email")) => <Email as __v::Validate>::validate_json(v, cx),
             Some(Some("sms")) => <Sms as __v::Validate>::validate_json(v, cx),
             Some(Some(_)) => <CustomChannel as __v::Validate>::validate_json(v, cx),

@@ -153,7 +153,7 @@ impl __rt::SchemaType for OpenDoor {
 }
 #[doc(hidden)]
 impl __p::Shape for OpenDoor {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "door"],
@@ -161,7 +161,7 @@ impl __p::Shape for OpenDoor {
             &[("method", true, __p::Lit::Str("door/open"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "door"],
@@ -170,11 +170,11 @@ impl __p::Shape for OpenDoor {
     }
 }
 impl __v::Validate for OpenDoor {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OpenDoor") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "door" => __f[1usize] = Some(x),
                 _ => {}
@@ -355,7 +355,7 @@ impl __rt::SchemaType for CloseDoor {
 }
 #[doc(hidden)]
 impl __p::Shape for CloseDoor {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "door"],
@@ -366,7 +366,7 @@ impl __p::Shape for CloseDoor {
             &[("method", true, __p::Lit::Str("door/close"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "door"],
@@ -375,11 +375,11 @@ impl __p::Shape for CloseDoor {
     }
 }
 impl __v::Validate for CloseDoor {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CloseDoor") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "door" => __f[1usize] = Some(x),
                 "force" => __f[2usize] = Some(x),
@@ -532,7 +532,7 @@ impl __rt::SchemaType for RingBell {
 }
 #[doc(hidden)]
 impl __p::Shape for RingBell {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method"],
@@ -540,16 +540,16 @@ impl __p::Shape for RingBell {
             &[("method", true, __p::Lit::Str("bell/ring"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["method"], &[("method", true, __p::Lit::Str("bell/ring"))])
     }
 }
 impl __v::Validate for RingBell {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RingBell") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -616,7 +616,7 @@ impl __rt::SchemaType for HouseCommand {
 }
 #[doc(hidden)]
 impl __p::Shape for HouseCommand {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <OpenDoor as __p::Shape>::score(v),
             <CloseDoor as __p::Shape>::score(v),
@@ -626,7 +626,7 @@ impl __p::Shape for HouseCommand {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <OpenDoor as __p::Shape>::fits(v),
             <CloseDoor as __p::Shape>::fits(v),
@@ -765,9 +765,9 @@ impl<'de> serde::Deserialize<'de> for HouseCommand {
     }
 }
 impl __v::Validate for HouseCommand {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HouseCommand") else { return };
-        match o.get("method").map(serde_json::Value::as_str) {
+        match o.get("method").map(crate::tree::Node::as_str) {
             Some(Some("door/open")) => <OpenDoor as __v::Validate>::validate_json(v, cx),
             Some(Some("door/close")) => {
                 <CloseDoor as __v::Validate>::validate_json(v, cx)

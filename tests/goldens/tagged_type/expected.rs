@@ -148,7 +148,7 @@ impl __rt::SchemaType for TextBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for TextBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "text"],
@@ -156,16 +156,16 @@ impl __p::Shape for TextBlock {
             &[("type", true, __p::Lit::Str("text"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["type", "text"], &[("type", true, __p::Lit::Str("text"))])
     }
 }
 impl __v::Validate for TextBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextBlock") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "text" => __f[1usize] = Some(x),
                 _ => {}
@@ -341,7 +341,7 @@ impl __rt::SchemaType for PictureBlock {
 }
 #[doc(hidden)]
 impl __p::Shape for PictureBlock {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["type", "url"],
@@ -352,7 +352,7 @@ impl __p::Shape for PictureBlock {
             &[("type", true, __p::Lit::Str("picture"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["type", "url"],
@@ -361,11 +361,11 @@ impl __p::Shape for PictureBlock {
     }
 }
 impl __v::Validate for PictureBlock {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PictureBlock") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "type" => __f[0usize] = Some(x),
                 "url" => __f[1usize] = Some(x),
                 "alt" => __f[2usize] = Some(x),
@@ -523,7 +523,7 @@ impl __rt::SchemaType for Page {
 }
 #[doc(hidden)]
 impl __p::Shape for Page {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["blocks"],
@@ -531,16 +531,16 @@ impl __p::Shape for Page {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["blocks"], &[])
     }
 }
 impl __v::Validate for Page {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Page") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "blocks" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -602,13 +602,13 @@ impl __rt::SchemaType for PageBlocksItem {
 }
 #[doc(hidden)]
 impl __p::Shape for PageBlocksItem {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextBlock as __p::Shape>::score(v), <PictureBlock as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextBlock as __p::Shape>::fits(v), <PictureBlock as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -736,9 +736,9 @@ impl<'de> serde::Deserialize<'de> for PageBlocksItem {
     }
 }
 impl __v::Validate for PageBlocksItem {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PageBlocksItem") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextBlock as __v::Validate>::validate_json(v, cx),
             Some(Some("picture")) => {
                 <PictureBlock as __v::Validate>::validate_json(v, cx)
@@ -814,13 +814,13 @@ impl __rt::SchemaType for Block {
 }
 #[doc(hidden)]
 impl __p::Shape for Block {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextBlock as __p::Shape>::score(v), <PictureBlock as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<TextBlock as __p::Shape>::fits(v), <PictureBlock as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -942,9 +942,9 @@ impl<'de> serde::Deserialize<'de> for Block {
     }
 }
 impl __v::Validate for Block {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Block") else { return };
-        match o.get("type").map(serde_json::Value::as_str) {
+        match o.get("type").map(crate::tree::Node::as_str) {
             Some(Some("text")) => <TextBlock as __v::Validate>::validate_json(v, cx),
             Some(Some("picture")) => {
                 <PictureBlock as __v::Validate>::validate_json(v, cx)

@@ -136,7 +136,7 @@ impl __rt::SchemaType for Hello {
 }
 #[doc(hidden)]
 impl __p::Shape for Hello {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["dialect"],
@@ -144,7 +144,7 @@ impl __p::Shape for Hello {
             &[("dialect", true, __p::Lit::Str("greenhouse/1"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["dialect"],
@@ -153,11 +153,11 @@ impl __p::Shape for Hello {
     }
 }
 impl __v::Validate for Hello {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Hello") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "dialect" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -306,7 +306,7 @@ impl __rt::SchemaType for SensorLost {
 }
 #[doc(hidden)]
 impl __p::Shape for SensorLost {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code", "sensor"],
@@ -314,7 +314,7 @@ impl __p::Shape for SensorLost {
             &[("code", true, __p::Lit::Int(-40012i64))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["code", "sensor"],
@@ -323,11 +323,11 @@ impl __p::Shape for SensorLost {
     }
 }
 impl __v::Validate for SensorLost {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SensorLost") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 "sensor" => __f[1usize] = Some(x),
                 _ => {}

@@ -153,7 +153,7 @@ impl __rt::SchemaType for WaterOrder {
 }
 #[doc(hidden)]
 impl __p::Shape for WaterOrder {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "litres"],
@@ -161,7 +161,7 @@ impl __p::Shape for WaterOrder {
             &[("method", true, __p::Lit::Str("garden/water"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "litres"],
@@ -170,11 +170,11 @@ impl __p::Shape for WaterOrder {
     }
 }
 impl __v::Validate for WaterOrder {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WaterOrder") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "litres" => __f[1usize] = Some(x),
                 _ => {}
@@ -339,7 +339,7 @@ impl __rt::SchemaType for WaterLog {
 }
 #[doc(hidden)]
 impl __p::Shape for WaterLog {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["method", "when"],
@@ -347,7 +347,7 @@ impl __p::Shape for WaterLog {
             &[("method", true, __p::Lit::Str("garden/water"))],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "when"],
@@ -356,11 +356,11 @@ impl __p::Shape for WaterLog {
     }
 }
 impl __v::Validate for WaterLog {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WaterLog") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "method" => __f[0usize] = Some(x),
                 "when" => __f[1usize] = Some(x),
                 _ => {}

@@ -153,7 +153,7 @@ impl __rt::SchemaType for ByName {
 }
 #[doc(hidden)]
 impl __p::Shape for ByName {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -164,7 +164,7 @@ impl __p::Shape for ByName {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -172,11 +172,11 @@ impl __p::Shape for ByName {
     }
 }
 impl __v::Validate for ByName {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByName") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 "exact" => __f[1usize] = Some(x),
                 _ => {}
@@ -325,7 +325,7 @@ impl __rt::SchemaType for ByCode {
 }
 #[doc(hidden)]
 impl __p::Shape for ByCode {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["code"],
@@ -333,7 +333,7 @@ impl __p::Shape for ByCode {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["code"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -341,11 +341,11 @@ impl __p::Shape for ByCode {
     }
 }
 impl __v::Validate for ByCode {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByCode") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "code" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -495,7 +495,7 @@ impl __rt::SchemaType for ByRange {
 }
 #[doc(hidden)]
 impl __p::Shape for ByRange {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["from", "to"],
@@ -506,7 +506,7 @@ impl __p::Shape for ByRange {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["from", "to"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -514,11 +514,11 @@ impl __p::Shape for ByRange {
     }
 }
 impl __v::Validate for ByRange {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByRange") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "from" => __f[0usize] = Some(x),
                 "to" => __f[1usize] = Some(x),
                 _ => {}
@@ -589,7 +589,7 @@ impl __rt::SchemaType for Lookup {
 }
 #[doc(hidden)]
 impl __p::Shape for Lookup {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <ByName as __p::Shape>::score(v),
             <ByCode as __p::Shape>::score(v),
@@ -599,7 +599,7 @@ impl __p::Shape for Lookup {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <ByName as __p::Shape>::fits(v),
             <ByCode as __p::Shape>::fits(v),
@@ -746,7 +746,7 @@ impl<'de> serde::Deserialize<'de> for Lookup {
     }
 }
 impl __v::Validate for Lookup {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -763,11 +763,12 @@ impl __v::KeyedCheck for Lookup {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "code" => 0x1,
                     "exact" => 0x2,
                     "from" => 0x4,
@@ -776,14 +777,14 @@ impl __v::KeyedCheck for Lookup {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x8, 0xa, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x1, 0x1, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x14, 0x14, &[]);
+        out[0usize] = __v::rank_by_bits(*o, present, 0x8, 0xa, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x1, 0x1, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x14, 0x14, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

@@ -56,13 +56,13 @@ impl __rt::SchemaType for TicketId {
 }
 #[doc(hidden)]
 impl __p::Shape for TicketId {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<String as __p::Shape>::fits(v), <i64 as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -152,7 +152,7 @@ impl<'de> serde::Deserialize<'de> for TicketId {
     }
 }
 impl __v::Validate for TicketId {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -164,18 +164,18 @@ impl __v::Validate for TicketId {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }
@@ -315,7 +315,7 @@ impl __rt::SchemaType for Flag {
 }
 #[doc(hidden)]
 impl __p::Shape for Flag {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["name"],
@@ -323,16 +323,16 @@ impl __p::Shape for Flag {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["name"], &[])
     }
 }
 impl __v::Validate for Flag {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Flag") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "name" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -404,7 +404,7 @@ impl __rt::SchemaType for Anything {
 }
 #[doc(hidden)]
 impl __p::Shape for Anything {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
             <i64 as __p::Shape>::score(v),
@@ -416,7 +416,7 @@ impl __p::Shape for Anything {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
             <i64 as __p::Shape>::fits(v),
@@ -555,7 +555,7 @@ impl<'de> serde::Deserialize<'de> for Anything {
     }
 }
 impl __v::Validate for Anything {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -568,20 +568,20 @@ impl __v::Validate for Anything {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => {
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => {
                 <Vec<String> as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Object(_) => <Flag as __v::Validate>::validate_json(v, cx),
+            crate::tree::Kind::Object(_) => <Flag as __v::Validate>::validate_json(v, cx),
         }
     }
 }
@@ -754,7 +754,7 @@ impl __rt::SchemaType for Ticket {
 }
 #[doc(hidden)]
 impl __p::Shape for Ticket {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["id"],
@@ -765,16 +765,16 @@ impl __p::Shape for Ticket {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["id"], &[])
     }
 }
 impl __v::Validate for Ticket {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Ticket") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 2usize] = [None; 2usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "id" => __f[0usize] = Some(x),
                 "seat" => __f[1usize] = Some(x),
                 _ => {}
@@ -844,13 +844,13 @@ impl __rt::SchemaType for TicketSeat {
 }
 #[doc(hidden)]
 impl __p::Shape for TicketSeat {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [<i64 as __p::Shape>::score(v), <String as __p::Shape>::score(v)]
             .into_iter()
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [<i64 as __p::Shape>::fits(v), <String as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
@@ -942,7 +942,7 @@ impl<'de> serde::Deserialize<'de> for TicketSeat {
     }
 }
 impl __v::Validate for TicketSeat {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let fail = |cx: &mut __v::Cx<'v>| {
             cx
                 .error(
@@ -954,18 +954,18 @@ impl __v::Validate for TicketSeat {
                 )
         };
         let _ = &fail;
-        match v {
-            serde_json::Value::String(_) => {
+        match v.kind() {
+            crate::tree::Kind::String(_) => {
                 <String as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+            crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
-            serde_json::Value::Bool(_) => fail(cx),
-            serde_json::Value::Null => fail(cx),
-            serde_json::Value::Array(_) => fail(cx),
-            serde_json::Value::Object(_) => fail(cx),
+            crate::tree::Kind::Number(_) => fail(cx),
+            crate::tree::Kind::Bool(_) => fail(cx),
+            crate::tree::Kind::Null => fail(cx),
+            crate::tree::Kind::Array(_) => fail(cx),
+            crate::tree::Kind::Object(_) => fail(cx),
         }
     }
 }

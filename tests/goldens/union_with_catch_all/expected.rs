@@ -130,7 +130,7 @@ impl __rt::SchemaType for Reply {
 }
 #[doc(hidden)]
 impl __p::Shape for Reply {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &[],
@@ -138,7 +138,7 @@ impl __p::Shape for Reply {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &[], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -146,11 +146,11 @@ impl __p::Shape for Reply {
     }
 }
 impl __v::Validate for Reply {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Reply") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 1usize] = [None; 1usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 _ => {}
             }
@@ -326,7 +326,7 @@ impl __rt::SchemaType for ListReply {
 }
 #[doc(hidden)]
 impl __p::Shape for ListReply {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["items"],
@@ -338,7 +338,7 @@ impl __p::Shape for ListReply {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["items"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -346,11 +346,11 @@ impl __p::Shape for ListReply {
     }
 }
 impl __v::Validate for ListReply {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListReply") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "items" => __f[1usize] = Some(x),
                 "next" => __f[2usize] = Some(x),
@@ -548,7 +548,7 @@ impl __rt::SchemaType for CountReply {
 }
 #[doc(hidden)]
 impl __p::Shape for CountReply {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
             &["count"],
@@ -560,7 +560,7 @@ impl __p::Shape for CountReply {
             &[],
         )
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::fits_object(v, &["count"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -568,11 +568,11 @@ impl __p::Shape for CountReply {
     }
 }
 impl __v::Validate for CountReply {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CountReply") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<crate::tree::Node<'v>>; 3usize] = [None; 3usize];
         for (k, x) in o {
-            match k.as_str() {
+            match k {
                 "_meta" => __f[0usize] = Some(x),
                 "count" => __f[1usize] = Some(x),
                 "items" => __f[2usize] = Some(x),
@@ -660,7 +660,7 @@ impl __rt::SchemaType for AnyReply {
 }
 #[doc(hidden)]
 impl __p::Shape for AnyReply {
-    fn score(v: &serde_json::Value) -> Option<u32> {
+    fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Reply as __p::Shape>::score(v),
             <ListReply as __p::Shape>::score(v),
@@ -670,7 +670,7 @@ impl __p::Shape for AnyReply {
             .flatten()
             .max()
     }
-    fn fits(v: &serde_json::Value) -> Option<u32> {
+    fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
         [
             <Reply as __p::Shape>::fits(v),
             <ListReply as __p::Shape>::fits(v),
@@ -843,7 +843,7 @@ impl<'de> serde::Deserialize<'de> for AnyReply {
     }
 }
 impl __v::Validate for AnyReply {
-    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+    fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         __v::keyed::<Self>(v, cx);
     }
 }
@@ -856,11 +856,12 @@ impl __v::KeyedCheck for AnyReply {
             _ => None,
         }
     }
-    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+    fn rank(o: crate::tree::Object<'_>, out: &mut [Option<u32>]) {
+        let o = &o;
         let mut present: u128 = 0;
         for k in o.keys() {
             present
-                |= match k.as_str() {
+                |= match k {
                     "_meta" => 0x1,
                     "count" => 0x2,
                     "items" => 0x4,
@@ -869,17 +870,17 @@ impl __v::KeyedCheck for AnyReply {
                 };
         }
         out[0usize] = if __p::names_none(o, &["count", "items"]) {
-            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+            __v::rank_by_bits(*o, present, 0x0, 0x1, &[])
         } else {
             None
         };
-        out[1usize] = __v::rank_by_bits(o, present, 0x4, 0xd, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
+        out[1usize] = __v::rank_by_bits(*o, present, 0x4, 0xd, &[]);
+        out[2usize] = __v::rank_by_bits(*o, present, 0x2, 0x7, &[]);
     }
     fn validate_member<'v>(
         member: usize,
         by: __v::By<'_>,
-        v: &'v serde_json::Value,
+        v: crate::tree::Node<'v>,
         cx: &mut __v::Cx<'v>,
     ) {
         let _ = &by;

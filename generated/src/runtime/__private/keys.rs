@@ -72,6 +72,15 @@ impl KeySet for JsonObject {
     }
 }
 
+impl KeySet for crate::tree::Object<'_> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
+        self.get(key).map(|v| lit.matches(v))
+    }
+}
+
 /// Key names whose values are gone (streamed into a member): every literal present
 /// counts as equal, so scores taken over them are upper bounds.
 pub struct SeenKeys<'k, 'de> {

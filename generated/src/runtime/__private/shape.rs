@@ -1,11 +1,12 @@
 //! Scores of how well a JSON value fits a type, for unions decided by a value's keys.
 
 use super::*;
+use crate::tree::{Node, Object};
 
 /// How well a JSON value fits a type, for unions decided by the keys present:
 /// `None` when it cannot be that type, else higher for a closer fit.
 pub trait Shape {
-    fn score(v: &Value) -> Option<u32>;
+    fn score(v: Node<'_>) -> Option<u32>;
     /// The score from an object's keys alone, for [`Keyed`] unions; `None` for
     /// types that are no member of one.
     fn score_keys<K: KeySet + ?Sized>(_: &K) -> Option<u32> {
@@ -13,16 +14,16 @@ pub trait Shape {
     }
     /// The same question asked about a field's value: kind, literals and
     /// required keys, without descending any further.
-    fn fits(v: &Value) -> Option<u32> {
+    fn fits(v: Node<'_>) -> Option<u32> {
         Self::score(v)
     }
 }
 
 /// A field's shallow check, as stored in the generated tables.
-pub type Fit = fn(&Value) -> Option<u32>;
+pub type Fit = fn(Node<'_>) -> Option<u32>;
 
 macro_rules! shape {
-    ($($t:ty => $test:expr),* $(,)?) => { $(impl Shape for $t { fn score(v: &Value) -> Option<u32> { let f: fn(&Value) -> bool = $test; f(v).then_some(1) } })* };
+    ($($t:ty => $test:expr),* $(,)?) => { $(impl Shape for $t { fn score(v: Node<'_>) -> Option<u32> { let f: fn(Node<'_>) -> bool = $test; f(v).then_some(1) } })* };
 }
 shape! {
     String => |v| v.is_string(),
@@ -35,32 +36,32 @@ shape! {
 }
 
 impl Shape for Value {
-    fn score(_: &Value) -> Option<u32> {
+    fn score(_: Node<'_>) -> Option<u32> {
         Some(0)
     }
 }
 
 impl<T> Shape for Vec<T> {
-    fn score(v: &Value) -> Option<u32> {
+    fn score(v: Node<'_>) -> Option<u32> {
         v.is_array().then_some(1)
     }
 }
 
 impl<T> Shape for std::collections::BTreeMap<String, T> {
-    fn score(v: &Value) -> Option<u32> {
+    fn score(v: Node<'_>) -> Option<u32> {
         v.is_object().then_some(1)
     }
 }
 
 impl<T: Shape> Shape for Nullable<T> {
-    fn score(v: &Value) -> Option<u32> {
+    fn score(v: Node<'_>) -> Option<u32> {
         if v.is_null() {
             Some(1)
         } else {
             T::score(v)
         }
     }
-    fn fits(v: &Value) -> Option<u32> {
+    fn fits(v: Node<'_>) -> Option<u32> {
         if v.is_null() {
             Some(1)
         } else {
@@ -70,10 +71,10 @@ impl<T: Shape> Shape for Nullable<T> {
 }
 
 impl<T: Shape> Shape for Box<T> {
-    fn score(v: &Value) -> Option<u32> {
+    fn score(v: Node<'_>) -> Option<u32> {
         T::score(v)
     }
-    fn fits(v: &Value) -> Option<u32> {
+    fn fits(v: Node<'_>) -> Option<u32> {
         T::fits(v)
     }
 }
@@ -81,11 +82,10 @@ impl<T: Shape> Shape for Box<T> {
 /// Scores a struct: every required key present and every literal equal;
 /// then each known key present adds how well its value fits (a value that
 /// cannot be that field's type rules the struct out).
-pub fn score_object(v: &Value, required: &[&str], fields: &[(&str, Fit)], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+pub fn score_object(v: Node<'_>, required: &[&str], fields: &[(&str, Fit)], literals: &[(&str, bool, Lit)]) -> Option<u32> {
     let o = v.as_object()?;
     let mut score = shallow_object(o, required, literals)?;
-    // Objects have few keys: one pass over them, matching names by length first, costs
-    // less than a map lookup (string comparisons down the tree) for every field.
+    // One pass over the object's keys, matching names by length first.
     for (key, found) in o {
         if let Some((_, fit)) = fields.iter().find(|(k, _)| k.len() == key.len() && *k == key) {
             score += 1 + fit(found)?;
@@ -95,26 +95,17 @@ pub fn score_object(v: &Value, required: &[&str], fields: &[(&str, Fit)], litera
 }
 
 /// A struct's shallow check: required keys and literals only.
-pub fn fits_object(v: &Value, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+pub fn fits_object(v: Node<'_>, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
     shallow_object(v.as_object()?, required, literals)
 }
 
-/// A key's value; small objects (most MCP objects) are scanned, comparing lengths first,
-/// which beats the map's string comparisons down the tree.
-pub(super) fn lookup<'o>(o: &'o JsonObject, key: &str) -> Option<&'o Value> {
-    if o.len() > 8 {
-        return o.get(key);
-    }
-    o.iter().find(|(k, _)| k.len() == key.len() && k.as_str() == key).map(|(_, v)| v)
-}
-
-pub(super) fn shallow_object(o: &JsonObject, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
-    if !required.iter().all(|k| lookup(o, k).is_some()) {
+pub(super) fn shallow_object(o: Object<'_>, required: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
+    if !required.iter().all(|k| o.contains_key(k)) {
         return None;
     }
     let mut score = 1;
     for (k, must, value) in literals {
-        match lookup(o, k) {
+        match o.get(k) {
             Some(found) if !value.matches(found) => return None,
             Some(_) => score += 2,
             None if *must => return None,
@@ -122,6 +113,13 @@ pub(super) fn shallow_object(o: &JsonObject, required: &[&str], literals: &[(&st
         }
     }
     Some(score)
+}
+
+/// Each member's score of a `Value` a union's reader buffered (the unions decided by shape
+/// that no key decides: scored on the tree, as validation scores them).
+pub fn scores(v: &Value, score: &[Fit]) -> Vec<Option<u32>> {
+    let doc = crate::tree::Doc::from_value(v);
+    score.iter().map(|f| f(doc.root())).collect()
 }
 
 /// The index of the best score; the first one wins a tie.
