@@ -4,8 +4,9 @@
 //! strings borrowed), so a line of many small objects costs a small multiple of its size where
 //! the engine decides alone (an answer to no request, a refused request, a notification it
 //! consumes); a `serde_json::Value` of it costs a B-tree node (about half a KiB) per object.
-//! What the application is handed (the params of a request it is offered) is a `Value` still:
-//! that case is printed, not bounded.
+//! A request its version's rules refuse is validated on the tree, and bounded too. What the
+//! application is handed (the params of a request it is offered) is a `Value` still: that case
+//! is printed, not bounded.
 //!
 //! `cargo test -p mcp-spec-engine --test line_cost -- --nocapture` prints the figures.
 
@@ -212,11 +213,11 @@ fn an_offered_request_costs_the_value_of_its_params() {
     println!("server: an offered request: line {} KiB, peak {} KiB ({:.0}x)", line.len() >> 10, peak >> 10, peak as f64 / line.len() as f64);
 }
 
-/// A request its version's rules refuse (-32602): printed, not bounded, while
-/// `validate::validate_node` reads a `Value` of the message (the validators walking the tree
-/// natively will bound it with the cases above).
+/// A request its version's rules refuse (-32602) is validated on its tree: bounded as the
+/// cases above.
+#[cfg(feature = "v2025-11-25")]
 #[test]
-fn a_request_the_rules_refuse_is_answered_invalid_params() {
+fn a_request_the_rules_refuse_costs_a_small_multiple_of_its_size() {
     let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"arguments":{{"items":{}}}}}}}"#, objects(OBJECTS));
     let mut s = session(Config::default());
     let ((), peak) = peak_of(|| s.handle_line(line.as_bytes()).unwrap());
@@ -224,6 +225,7 @@ fn a_request_the_rules_refuse_is_answered_invalid_params() {
     let answer: serde_json::Value = serde_json::from_slice(&s.poll_transmit().expect("an answer").line).unwrap();
     assert_eq!(answer["error"]["code"], -32602, "{answer}");
     println!("server: a request the rules refuse: line {} KiB, peak {} KiB ({:.1}x)", line.len() >> 10, peak >> 10, peak as f64 / line.len() as f64);
+    assert!(peak <= BOUND * line.len(), "{peak} bytes at the peak, more than {BOUND}x the line's {}", line.len());
 }
 
 fn short(event: &Event) -> String {
