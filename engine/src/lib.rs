@@ -17,7 +17,10 @@
 //! request (`R: RequestMethod`), sent with the engine's own integer id; its answer comes back as
 //! an [`Answer`] that its [`Handle`] reads as `R::Result`. What the peer sends (requests,
 //! notifications, `params`) is kept as JSON for the application to read as its version's types
-//! ([`Request::read`]).
+//! ([`Request::read`]). Each line is parsed once, into a compact tree
+//! ([`tree::Doc`](mcp_spec_types::tree::Doc), a few bytes per value), which the engine classifies and
+//! validates; only what it hands the application or keeps becomes a `serde_json::Value`, so a
+//! line it refuses or drops costs a few times its length, never a `Value` of it.
 //!
 //! The engine answers for the application what the protocol fixes: `ping`; requests a client
 //! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
