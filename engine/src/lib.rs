@@ -20,7 +20,8 @@
 //! ([`Request::read`]). Each line is parsed once, into a compact tree
 //! ([`tree::Doc`](mcp_spec_types::tree::Doc), a few bytes per value), which the engine classifies and
 //! validates; only what it hands the application or keeps becomes a `serde_json::Value`, so a
-//! line it refuses or drops costs a few times its length, never a `Value` of it.
+//! request it refuses or an answer or notification it drops costs a few times its length, not a
+//! `Value` of it (an error answer's `data` aside, read with its `RpcError`).
 //!
 //! The engine answers for the application what the protocol fixes: `ping`; requests a client
 //! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
