@@ -414,16 +414,16 @@ impl ServerSide {
         if let Some(error) = answer.as_deref().and_then(|v| self.check(v, "initialize", message)) {
             return Route::Refuse(error);
         }
-        // Kept for the session: `initialize` is read once.
-        let params = message.params.map(super::wire::value);
+        // Kept for the session (a `Value`) only once it is offered or answered.
         let Some(info) = &self.info else {
-            return Route::Offer(Offered::Initialize(params));
+            return Route::Offer(Offered::Initialize(message.params.map(super::wire::value)));
         };
         let Some(version) = answer else {
             // A server of per-request versions alone has no handshake to offer.
             return refuse(METHOD_NOT_FOUND, format!("Method not found: initialize (this server serves {} per request)", info.versions.join(", ")));
         };
         let result = info.initialize_result(&version);
+        let params = message.params.map(super::wire::value);
         self.version = Some(version);
         self.client_declared = capability_names(params.as_ref());
         self.initialize = params;
