@@ -90,6 +90,40 @@ fn strings_borrow_the_text_unless_escaped() {
 }
 
 #[test]
+fn every_node_knows_its_text() {
+    let text = r#" { "a" : [ 1 , -2.5e3 , "x\ny" , { } , [ ] , null , true , false ] , "b\u0041" : { "c" : "plain" } } "#;
+    let doc = Doc::parse(text).unwrap();
+    let root = doc.root();
+    assert_eq!(root.json_text(), text.trim());
+    let a = root.get("a").unwrap();
+    let texts: Vec<&str> = a.as_array().unwrap().iter().map(|n| n.json_text()).collect();
+    assert_eq!(texts, ["1", "-2.5e3", r#""x\ny""#, "{ }", "[ ]", "null", "true", "false"]);
+    assert_eq!(root.get("bA").unwrap().json_text(), r#"{ "c" : "plain" }"#);
+    assert_eq!(root.get("bA").unwrap().get("c").unwrap().json_text(), r#""plain""#);
+    // Each node's text parses to the node's value.
+    let mut stack = vec![root];
+    let mut n = 0;
+    while let Some(x) = stack.pop() {
+        assert_eq!(serde_json::from_str::<Value>(x.json_text()).unwrap(), x.to_value());
+        n += 1;
+        match x.kind() {
+            Kind::Array(a) => stack.extend(a.iter()),
+            Kind::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    assert_eq!(n, 12);
+}
+
+#[test]
+fn a_raw_value_reads_as_the_nodes_own_text() {
+    let text = r#"{"keep": {"b": [1, 2], "a": "\u00e9"}}"#;
+    let doc = Doc::parse(text).unwrap();
+    let raw: std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> = doc.root().deserialize().unwrap();
+    assert_eq!(raw["keep"].get(), r#"{"b": [1, 2], "a": "\u00e9"}"#);
+}
+
+#[test]
 fn one_key_objects_cost_24_bytes_each() {
     let text = format!("[{}]", vec![r#"{"k":1}"#; 100_000].join(","));
     let doc = Doc::parse(&text).unwrap();
