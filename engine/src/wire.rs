@@ -29,68 +29,9 @@ pub(crate) struct Unreadable {
     pub answer: Option<Option<Id>>,
 }
 
-/// The line's tree; what serde_json says of a line that is no JSON.
+/// The line's tree; what serde_json says of a line that is no JSON (its own words, the tree's error).
 pub(crate) fn parse(line: &[u8]) -> Result<Doc<'_>, Unreadable> {
-    Doc::parse_slice(line).map_err(|e| {
-        // Bytes that are no UTF-8: serde_json names the first bad one where a `Value` read meets
-        // it, so the line is read again that way, keeping nothing (a rare path).
-        let e = if std::str::from_utf8(line).is_err() { serde_json::from_slice::<Skipped>(line).err().unwrap_or(e) } else { e };
-        Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) }
-    })
-}
-
-/// Any JSON, read through the calls a `Value` makes (strings and keys checked as UTF-8 where they
-/// stand), and kept nowhere.
-struct Skipped;
-
-impl<'de> Deserialize<'de> for Skipped {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Skipped, D::Error> {
-        d.deserialize_any(Skipped)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Skipped {
-    type Value = Skipped;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Skipped, E> {
-        Ok(Skipped)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Skipped, E> {
-        Ok(Skipped)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Skipped, E> {
-        Ok(Skipped)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Skipped, E> {
-        Ok(Skipped)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Skipped, E> {
-        Ok(Skipped)
-    }
-
-    fn visit_unit<E>(self) -> Result<Skipped, E> {
-        Ok(Skipped)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Skipped, A::Error> {
-        while seq.next_element::<Skipped>()?.is_some() {}
-        Ok(Skipped)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Skipped, A::Error> {
-        while map.next_key::<Skipped>()?.is_some() {
-            map.next_value::<Skipped>()?;
-        }
-        Ok(Skipped)
-    }
+    Doc::parse_slice(line).map_err(|e| Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) })
 }
 
 /// An id as JSON-RPC gives it: a string, or a number that is an `i64`.

@@ -169,9 +169,7 @@ impl<'t> Doc<'t> {
     pub fn parse_slice(bytes: &'t [u8]) -> Result<Doc<'t>, serde_json::Error> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Doc::parse(text),
-            Err(_) => Err(serde_json::from_slice::<serde::de::IgnoredAny>(bytes).err().unwrap_or_else(|| {
-                <serde_json::Error as serde::de::Error>::custom("invalid UTF-8")
-            })),
+            Err(_) => Err(parse::slice_error(bytes)),
         }
     }
 

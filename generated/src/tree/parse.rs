@@ -35,6 +35,15 @@ fn error(text: &str) -> serde_json::Error {
     }
 }
 
+/// serde_json's error for bytes that are not UTF-8: what `from_slice::<Value>` says of them.
+#[cold]
+pub(super) fn slice_error(bytes: &[u8]) -> serde_json::Error {
+    match serde_json::from_slice::<Skim>(bytes) {
+        Err(e) => e,
+        Ok(Skim) => <serde_json::Error as serde::de::Error>::custom("invalid UTF-8"),
+    }
+}
+
 /// Reads any JSON as a `Value` would (numbers valued, strings unescaped, nesting counted) but
 /// keeps nothing: serde_json's errors for a bad text without the cost of its tree.
 /// (`IgnoredAny` would not do: serde_json skips it without valuing numbers or escapes.)

@@ -46,6 +46,15 @@ fn edge_cases_read_as_value_reads_them() {
 }
 
 #[test]
+fn bytes_that_are_not_utf8_get_serde_jsons_error() {
+    for bytes in [&b"\"\xff\""[..], b"[1, \"a\xc3\"]", b"{\"k\xe2\x82\":1}", b"\xef\xbb\xbf1", b"[\"\xed\xa0\x80\"]"] {
+        let tree = Doc::parse_slice(bytes).map(|_| ()).map_err(|e| e.to_string());
+        let value = serde_json::from_slice::<Value>(bytes).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(tree, value, "{bytes:?}");
+    }
+}
+
+#[test]
 fn nesting_stops_where_serde_json_stops() {
     for depth in [126, 127, 128, 129, 500] {
         for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
