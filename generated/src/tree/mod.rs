@@ -184,10 +184,11 @@ impl<'t> Doc<'t> {
         &self.text
     }
 
-    /// Heap bytes the document holds besides its text (the tape and the unescaped strings), as
-    /// allocated (capacities, not lengths).
+    /// Bytes the document occupies besides its text: its entries and its unescaped strings. (The tape
+    /// of a text of 1 MiB or more reserves address space for the most entries such a text can hold,
+    /// half its length; the part past this figure is never written, so it takes no memory.)
     pub fn tree_bytes(&self) -> usize {
-        self.tape.capacity() * 8 + self.strings.bytes()
+        self.tape.len() * 8 + self.strings.bytes()
     }
 
     /// The same document owning its text.

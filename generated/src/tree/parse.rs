@@ -14,15 +14,31 @@ pub(super) fn parse(text: Cow<'_, str>) -> Result<Doc<'_>, serde_json::Error> {
     if text.len() > u32::MAX as usize {
         return Err(<serde_json::Error as serde::de::Error>::custom("JSON text over 4 GiB"));
     }
-    let mut b = Builder { tape: Vec::with_capacity(text.len() / 16 + 4), strings: Strings::default() };
+    let mut b = Builder { tape: Vec::with_capacity(first_capacity(text.len())), strings: Strings::default() };
     if b.build(&text).is_none() {
         return Err(error(&text));
     }
-    // Grown by doubling: give back a large unused tail (in place, for a large block).
-    if b.tape.capacity() > b.tape.len() + b.tape.len() / 8 + 64 {
+    // A small tape grown by doubling gives its unused tail back; a large one's was never touched.
+    if text.len() < LARGE && b.tape.capacity() > b.tape.len() + b.tape.len() / 8 + 64 {
         b.tape.shrink_to_fit();
     }
     Ok(Doc { text, tape: b.tape, strings: b.strings })
+}
+
+/// From this many bytes of text on, the tape is given its largest possible size at once.
+const LARGE: usize = 1 << 20;
+
+/// The tape's first capacity. Every entry takes at least two bytes of text (a value and its comma,
+/// a key and its colon, `[]`), bar the first and the brackets of the nesting limit, so a large text
+/// reserves that bound once: it is never copied to grow (a copy would hold it twice, on allocators
+/// that cannot move a block in place), and the part it does not use is never touched, so it costs
+/// address space, not memory.
+fn first_capacity(len: usize) -> usize {
+    if len >= LARGE {
+        len / 2 + 2 * MAX_DEPTH as usize + 2
+    } else {
+        len / 16 + 4
+    }
 }
 
 /// serde_json's error for a text the tree refused (it refuses what serde_json refuses).
