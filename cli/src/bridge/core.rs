@@ -12,6 +12,7 @@ use std::collections::{HashMap, VecDeque};
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
 use serde_json::{json, Map, Value};
 
+use super::elide::{self, NotRead};
 use super::record::{Counts, Leg, Note, Record, Verdict};
 use super::shape::{self, Refusal};
 use crate::bounded::{Capped, Weigh};
@@ -223,7 +224,7 @@ impl Bridge {
     }
 
     pub(super) fn send_server(&self, out: &mut Output, msg: &Value) {
-        let bytes = serde_json::to_vec(msg).unwrap_or_default();
+        let bytes = elide::to_vec(msg);
         out.records.push(Record { leg: Leg::Server, dir: Direction::ClientToServer, bytes: bytes.clone(), note: None });
         out.to_server.push(bytes);
     }
@@ -233,7 +234,7 @@ impl Bridge {
         if msg.get("method").is_none() {
             self.send_answer(out, msg, self.tag);
         } else {
-            let bytes = serde_json::to_vec(msg).unwrap_or_default();
+            let bytes = elide::to_vec(msg);
             out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
             out.to_client.push(bytes);
             out.replies.push(Reply::Other);
@@ -242,7 +243,7 @@ impl Bridge {
 
     /// A message for the client that answers a request of client exchange `tag`.
     pub(super) fn send_answer(&self, out: &mut Output, msg: &Value, tag: Option<u64>) {
-        let bytes = serde_json::to_vec(msg).unwrap_or_default();
+        let bytes = elide::to_vec(msg);
         out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
         out.to_client.push(bytes);
         out.replies.push(Reply::Answer(tag));
@@ -264,22 +265,23 @@ impl Bridge {
         if line.is_empty() {
             return out;
         }
-        if let Err(e) = crate::cost::check(line) {
-            self.too_costly(&mut out, Leg::Client, line, &e);
-            return out;
-        }
         if self.phase == Phase::Same {
             return self.pass(line, Leg::Client);
         }
-        let msg = match parse(line) {
+        let (mut msg, parts) = match read(line) {
             Ok(m) => m,
-            Err(why) => {
+            Err(NotRead::Costly(e)) => {
+                self.too_costly(&mut out, Leg::Client, line, &e);
+                return out;
+            }
+            Err(NotRead::Invalid(why)) => {
                 self.note(&mut out, Leg::Client, Direction::ClientToServer, line, Verdict::Refused, "(not a message)", why.clone(), None);
                 let code = if why.starts_with("not JSON") { PARSE_ERROR } else { INVALID_REQUEST };
                 self.send_client(&mut out, &error_response(Value::Null, code, format!("mcp-schema bridge: {why}")));
                 return out;
             }
         };
+        let _parts = elide::Scope::set(parts, line.len());
         if self.phase == Phase::Start {
             self.start(&msg);
             if self.phase == Phase::Same {
@@ -289,6 +291,9 @@ impl Bridge {
         if self.phase == Phase::Initializing {
             if self.init_caps.is_none() {
                 // First line of a 2026-07-28 client: the bridge initializes the server first.
+                if !self.whole(&mut msg, Leg::Client, line, &mut out) {
+                    return out;
+                }
                 self.initialize_server(&msg, &mut out);
             }
             if self.held.len() < HELD_MAX && self.held.iter().map(|(l, _)| l.len()).sum::<usize>() + line.len() <= HELD_BYTES {
@@ -371,6 +376,25 @@ impl Bridge {
         out
     }
 
+    /// `msg` with its long line's parts in place (`elide.rs`), for what the bridge answers itself
+    /// or keeps; `false`: they are too costly as a tree, and the line was refused unread.
+    pub(super) fn whole(&mut self, msg: &mut Map<String, Value>, leg: Leg, line: &[u8], out: &mut Output) -> bool {
+        if !elide::active() {
+            return true;
+        }
+        let mut v = Value::Object(std::mem::take(msg));
+        if let Err(e) = elide::materialize(&mut v) {
+            // The whole line's scan says it with the message's id.
+            let e = crate::cost::check(line).err().unwrap_or(e);
+            self.too_costly(out, leg, line, &e);
+            return false;
+        }
+        if let Value::Object(o) = v {
+            *msg = o;
+        }
+        true
+    }
+
     /// Refuses a message from `leg`: a request (`id`) gets `code` with the reason and row; anything
     /// else is not passed on.
     #[allow(clippy::too_many_arguments)]
@@ -422,7 +446,8 @@ impl Bridge {
         let tag = self.tag;
         while let Some((line, held_tag)) = self.held.pop_front() {
             self.tag = held_tag;
-            if let Ok(msg) = parse(&line) {
+            if let Ok((msg, parts)) = read(&line) {
+                let _parts = elide::Scope::set(parts, line.len());
                 self.client_message(&line, msg, out);
             }
         }
@@ -430,11 +455,22 @@ impl Bridge {
     }
 
     /// One client message once both legs' versions are known.
-    fn client_message(&mut self, line: &[u8], msg: Map<String, Value>, out: &mut Output) {
+    fn client_message(&mut self, line: &[u8], mut msg: Map<String, Value>, out: &mut Output) {
         if self.phase == Phase::Failed {
             let error = self.init_result.as_ref().and_then(|r| r.get("error")).cloned().unwrap_or(Value::Null);
             let r = Refusal::new(format!("the server refused the bridge's `initialize`: {}", crate::bounded::clip(&error.to_string())));
             return self.refuse(out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
+        }
+        // What the bridge answers itself or keeps past this line is read whole.
+        let kept = match msg.get("method").and_then(Value::as_str) {
+            Some(m) => {
+                matches!(m, "ping" | "logging/setLevel" | "server/discover" | "initialize" | "notifications/initialized" | "notifications/cancelled")
+                    || msg.get("params").and_then(|p| p.get("inputResponses")).is_some()
+            }
+            None => msg.get("id").is_some_and(|id| matches!(self.down.get(&key(id)), Some(Down::Input { .. }))),
+        };
+        if kept && !self.whole(&mut msg, Leg::Client, line, out) {
+            return;
         }
         if msg.contains_key("method") {
             self.request_or_notification_from_client(line, msg, out);
@@ -453,20 +489,33 @@ impl Bridge {
         if line.is_empty() {
             return out;
         }
-        if let Err(e) = crate::cost::check(line) {
-            self.too_costly(&mut out, Leg::Server, line, &e);
-            return out;
-        }
         if self.phase == Phase::Same {
             return self.pass(line, Leg::Server);
         }
-        let msg = match parse(line) {
+        let (mut msg, parts) = match read(line) {
             Ok(m) => m,
-            Err(why) => {
+            Err(NotRead::Costly(e)) => {
+                self.too_costly(&mut out, Leg::Server, line, &e);
+                return out;
+            }
+            Err(NotRead::Invalid(why)) => {
                 self.note(&mut out, Leg::Server, Direction::ServerToClient, line, Verdict::Dropped, "(not a message)", why, None);
                 return out;
             }
         };
+        let _parts = elide::Scope::set(parts, line.len());
+        // What the bridge answers itself or keeps past this line is read whole.
+        let (client_new, server_new) = (self.is_per_request(self.client_v()), self.is_per_request(self.server));
+        let kept = if msg.contains_key("method") {
+            msg.contains_key("id") && client_new && !server_new
+        } else {
+            let up = msg.get("id").and_then(|id| self.up.get(&key(id)));
+            let input = msg.get("result").and_then(|r| r.get("resultType")).and_then(Value::as_str) == Some("input_required");
+            up.is_some_and(|u| matches!(u.kind, UpKind::OwnInitialize | UpKind::Discover) || u.awaiting_retry || input)
+        };
+        if kept && !self.whole(&mut msg, Leg::Server, line, &mut out) {
+            return out;
+        }
         if msg.contains_key("method") {
             self.request_or_notification_from_server(line, msg, &mut out);
         } else {
@@ -569,6 +618,15 @@ pub(super) fn parse(line: &[u8]) -> Result<Map<String, Value>, String> {
         Ok(_) => Err("a JSON-RPC message is an object".into()),
         Err(e) => Err(format!("not JSON: {e}")),
     }
+}
+
+/// A line as a message: parsed whole when short, as a skeleton with its bulk elided when long
+/// (`elide.rs`: one compact tree, no `Value` of the whole).
+pub(super) fn read(line: &[u8]) -> Result<(Map<String, Value>, Vec<elide::Part>), NotRead> {
+    if line.len() < elide::ELIDE_LINE {
+        return parse(line).map(|m| (m, Vec::new())).map_err(NotRead::Invalid);
+    }
+    elide::parse(line)
 }
 
 /// The id of a request (not of a response).
