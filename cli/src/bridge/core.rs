@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use bytes::Bytes;
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
 use serde_json::{json, Map, Value};
 
@@ -34,10 +35,10 @@ const PENDING_BYTES: usize = 64 << 20;
 /// What one line gave.
 #[derive(Debug, Default)]
 pub struct Output {
-    pub to_client: Vec<Vec<u8>>,
+    pub to_client: Vec<Bytes>,
     /// For each line of `to_client`: whether it answers a request, and of which client exchange.
     pub replies: Vec<Reply>,
-    pub to_server: Vec<Vec<u8>>,
+    pub to_server: Vec<Bytes>,
     pub records: Vec<Record>,
 }
 
@@ -218,13 +219,19 @@ impl Bridge {
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
+        self.note_shared(out, leg, dir, Bytes::copy_from_slice(bytes), verdict, method, what, row);
+    }
+
+    /// [`Bridge::note`] of bytes the output shares (a line passed unchanged is copied once).
+    #[allow(clippy::too_many_arguments)]
+    fn note_shared(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: Bytes, verdict: Verdict, method: &str, what: String, row: Option<String>) {
         let note = Note { verdict, method: method.to_string(), what, row };
         self.counts.add(&note);
-        out.records.push(Record { leg, dir, bytes: bytes.to_vec(), note: Some(note) });
+        out.records.push(Record { leg, dir, bytes, note: Some(note) });
     }
 
     pub(super) fn send_server(&self, out: &mut Output, msg: &Value) {
-        let bytes = elide::to_vec(msg);
+        let bytes = Bytes::from(elide::to_vec(msg));
         out.records.push(Record { leg: Leg::Server, dir: Direction::ClientToServer, bytes: bytes.clone(), note: None });
         out.to_server.push(bytes);
     }
@@ -234,7 +241,7 @@ impl Bridge {
         if msg.get("method").is_none() {
             self.send_answer(out, msg, self.tag);
         } else {
-            let bytes = elide::to_vec(msg);
+            let bytes = Bytes::from(elide::to_vec(msg));
             out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
             out.to_client.push(bytes);
             out.replies.push(Reply::Other);
@@ -243,7 +250,7 @@ impl Bridge {
 
     /// A message for the client that answers a request of client exchange `tag`.
     pub(super) fn send_answer(&self, out: &mut Output, msg: &Value, tag: Option<u64>) {
-        let bytes = elide::to_vec(msg);
+        let bytes = Bytes::from(elide::to_vec(msg));
         out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
         out.to_client.push(bytes);
         out.replies.push(Reply::Answer(tag));
@@ -363,12 +370,13 @@ impl Bridge {
             },
             None => "(not a message)".into(),
         };
-        self.note(&mut out, from, dir, line, Verdict::Forwarded, &method, String::new(), None);
-        out.records.push(Record { leg: to, dir, bytes: line.to_vec(), note: None });
+        let bytes = Bytes::copy_from_slice(line);
+        self.note_shared(&mut out, from, dir, bytes.clone(), Verdict::Forwarded, &method, String::new(), None);
+        out.records.push(Record { leg: to, dir, bytes: bytes.clone(), note: None });
         match from {
-            Leg::Client => out.to_server.push(line.to_vec()),
+            Leg::Client => out.to_server.push(bytes),
             Leg::Server => {
-                out.to_client.push(line.to_vec());
+                out.to_client.push(bytes);
                 let answer = head.is_some_and(|h| h.method.is_none() && h.id().is_some());
                 out.replies.push(if answer { Reply::Answer(None) } else { Reply::Other });
             }

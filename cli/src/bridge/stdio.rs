@@ -12,6 +12,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
+use bytes::Bytes;
+
 use super::record::{write_line, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
@@ -26,8 +28,8 @@ enum Recorded {
 /// The shared bridge and the queues its outputs go to.
 struct Wiring {
     bridge: Mutex<Bridge>,
-    to_client: Mutex<Option<SyncSender<Vec<u8>>>>,
-    to_server: Mutex<Option<SyncSender<Vec<u8>>>>,
+    to_client: Mutex<Option<SyncSender<Bytes>>>,
+    to_server: Mutex<Option<SyncSender<Bytes>>>,
     records: SyncSender<Recorded>,
     queued_bytes: Arc<AtomicUsize>,
     lost: AtomicU64,
@@ -72,8 +74,8 @@ pub(crate) fn start(
     to_checker: SyncSender<CheckEvent>,
     record_error: Arc<Mutex<Option<String>>>,
 ) -> Traffic {
-    let (to_client, client_lines) = sync_channel::<Vec<u8>>(QUEUE_LINES);
-    let (to_server, server_lines) = sync_channel::<Vec<u8>>(QUEUE_LINES);
+    let (to_client, client_lines) = sync_channel::<Bytes>(QUEUE_LINES);
+    let (to_server, server_lines) = sync_channel::<Bytes>(QUEUE_LINES);
     let (records, from_bridge) = sync_channel(QUEUE_LINES);
     let queued_bytes = Arc::new(AtomicUsize::new(0));
     let wiring = Arc::new(Wiring { bridge: Mutex::new(Bridge::new(to)), to_client: Mutex::new(Some(to_client)), to_server: Mutex::new(Some(to_server)), records: records.clone(), queued_bytes: queued_bytes.clone(), lost: AtomicU64::new(0), client_done: AtomicBool::new(false) });
@@ -132,7 +134,7 @@ fn read_lines(from: impl Read, mut each: impl FnMut(&[u8])) {
 
 /// Writes each queued line with its `\n`, flushing whenever the queue is empty; ends when the
 /// queue closes or the reader is gone.
-fn write_lines(from: Receiver<Vec<u8>>, to: impl Write) {
+fn write_lines(from: Receiver<Bytes>, to: impl Write) {
     let mut w = io::BufWriter::with_capacity(1 << 16, to);
     let mut next = from.recv().ok();
     while let Some(line) = next {
@@ -167,9 +169,14 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
                     record = None;
                 }
             }
-            // The queue counted the message's bytes; the checker gets the wrapper line.
+            // The queue counted the message's bytes; the checker gets the wrapper line (moved: a
+            // long line is not copied again).
             queued_bytes.fetch_sub(r.bytes.len(), Ordering::Relaxed);
-            let bytes = line.strip_suffix(b"\n").unwrap_or(&line).to_vec();
+            drop(r);
+            let mut bytes = std::mem::take(&mut line);
+            if bytes.last() == Some(&b'\n') {
+                bytes.pop();
+            }
             let size = bytes.len();
             queued_bytes.fetch_add(size, Ordering::Relaxed);
             if to_checker.try_send(CheckEvent::Wrapped { number, stream: 0, bytes }).is_err() {
