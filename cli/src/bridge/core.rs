@@ -219,7 +219,7 @@ impl Bridge {
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
-        self.note_shared(out, leg, dir, Bytes::copy_from_slice(bytes), verdict, method, what, row);
+        self.note_shared(out, leg, dir, elide::shared(bytes), verdict, method, what, row);
     }
 
     /// [`Bridge::note`] of bytes the output shares (a line passed unchanged is copied once).
@@ -288,7 +288,7 @@ impl Bridge {
                 return out;
             }
         };
-        let _parts = elide::Scope::set(parts, line.len());
+        let _parts = elide::Scope::set(parts, line);
         if self.phase == Phase::Start {
             self.start(&msg);
             if self.phase == Phase::Same {
@@ -455,7 +455,7 @@ impl Bridge {
         while let Some((line, held_tag)) = self.held.pop_front() {
             self.tag = held_tag;
             if let Ok((msg, parts)) = read(&line) {
-                let _parts = elide::Scope::set(parts, line.len());
+                let _parts = elide::Scope::set(parts, &line);
                 self.client_message(&line, msg, out);
             }
         }
@@ -511,7 +511,7 @@ impl Bridge {
                 return out;
             }
         };
-        let _parts = elide::Scope::set(parts, line.len());
+        let _parts = elide::Scope::set(parts, line);
         // What the bridge answers itself or keeps past this line is read whole.
         let (client_new, server_new) = (self.is_per_request(self.client_v()), self.is_per_request(self.server));
         let kept = if msg.contains_key("method") {

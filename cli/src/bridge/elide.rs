@@ -13,6 +13,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use bytes::Bytes;
 use mcp_spec_types::tree::{Doc, Kind, Node};
 use serde_json::{Map, Value};
 
@@ -35,41 +36,75 @@ const MARK_JSON: &[u8] = b"\"\\u0000mcp-schema-elided:";
 /// One part a marker stands for.
 #[derive(Debug)]
 pub struct Part {
-    /// As `serde_json` writes its `Value`.
-    pub text: Vec<u8>,
+    text: Text,
     pub container: bool,
 }
 
-thread_local! {
-    static PARTS: RefCell<Rc<Vec<Part>>> = RefCell::new(Rc::new(Vec::new()));
-    static LINE_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+/// A part's text as `serde_json` writes its `Value`: a span of the line where that is the line's
+/// own text (a string without escapes), else written out.
+#[derive(Debug)]
+enum Text {
+    Line(std::ops::Range<usize>),
+    Own(Vec<u8>),
 }
 
-/// The parts of the line being handled (`line_len` bytes), for as long as this lives (the
-/// previous ones after).
-pub struct Scope(Rc<Vec<Part>>, usize);
+/// The line being handled, shared with its recording, and the parts of it the markers stand for.
+#[derive(Default)]
+struct Current {
+    line: Bytes,
+    /// Where the caller's slice of the line starts (to know it again: see [`shared`]).
+    at: usize,
+    parts: Vec<Part>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Rc<Current>> = RefCell::new(Rc::new(Current::default()));
+}
+
+/// The parts of `line` (the caller's slice, copied once into `shared` when there are parts), for
+/// as long as this lives (the previous ones after).
+pub struct Scope(Rc<Current>);
 
 impl Scope {
-    pub fn set(parts: Vec<Part>, line_len: usize) -> Scope {
-        Scope(PARTS.with(|p| p.replace(Rc::new(parts))), LINE_LEN.with(|l| l.replace(line_len)))
+    pub fn set(parts: Vec<Part>, line: &[u8]) -> Scope {
+        let current = if parts.is_empty() { Current::default() } else { Current { line: Bytes::copy_from_slice(line), at: line.as_ptr() as usize, parts } };
+        Scope(CURRENT.with(|c| c.replace(Rc::new(current))))
     }
 }
 
 impl Drop for Scope {
     fn drop(&mut self) {
         let previous = std::mem::take(&mut self.0);
-        PARTS.with(|p| *p.borrow_mut() = previous);
-        LINE_LEN.with(|l| l.set(self.1));
+        CURRENT.with(|c| *c.borrow_mut() = previous);
     }
 }
 
-fn parts() -> Rc<Vec<Part>> {
-    PARTS.with(|p| p.borrow().clone())
+fn current() -> Rc<Current> {
+    CURRENT.with(|c| c.borrow().clone())
+}
+
+/// `bytes` as shared bytes: the line being handled is not copied again (its recording holds the
+/// copy its parts are read from).
+pub fn shared(bytes: &[u8]) -> Bytes {
+    let c = current();
+    if !c.parts.is_empty() && bytes.as_ptr() as usize == c.at && bytes.len() == c.line.len() {
+        return c.line.clone();
+    }
+    Bytes::copy_from_slice(bytes)
+}
+
+impl Current {
+    fn text<'a>(&'a self, p: &'a Part) -> &'a [u8] {
+        match &p.text {
+            Text::Line(r) => &self.line[r.clone()],
+            Text::Own(t) => t,
+        }
+    }
 }
 
 /// Whether the line being handled has parts.
 pub fn active() -> bool {
-    PARTS.with(|p| !p.borrow().is_empty())
+    CURRENT.with(|c| !c.borrow().parts.is_empty())
 }
 
 /// Why a long line is not a message the bridge reads.
@@ -92,7 +127,7 @@ pub fn parse(line: &[u8]) -> Result<(Map<String, Value>, Vec<Part>), NotRead> {
     if o.get("jsonrpc").and_then(Node::as_str) != Some("2.0") {
         return Err(NotRead::Invalid("not a JSON-RPC 2.0 message: `jsonrpc` is not \"2.0\"".into()));
     }
-    let mut sk = Skeleton { parts: Vec::new(), values: 0, marked: false };
+    let mut sk = Skeleton { line: line.as_ptr() as usize..line.as_ptr() as usize + line.len(), parts: Vec::new(), values: 0, marked: false };
     let mut msg = Map::new();
     for (k, v) in o.iter() {
         // `params`, `result` and `error` stay objects, and so does their `_meta` (the bridge adds and
@@ -135,6 +170,8 @@ fn whole(line: &[u8], doc: &Doc) -> Result<(Map<String, Value>, Vec<Part>), NotR
 }
 
 struct Skeleton {
+    /// The line's addresses: a string borrowed from it is a span of it.
+    line: std::ops::Range<usize>,
     parts: Vec<Part>,
     /// Values in the skeleton so far.
     values: usize,
@@ -150,8 +187,19 @@ impl Skeleton {
     }
 
     fn mark(&mut self, n: Node, container: bool) -> Value {
-        let mut text = Vec::new();
-        self.marked |= write(n, &mut text);
+        let borrowed = n.as_str().map(|s| s.as_ptr() as usize..s.as_ptr() as usize + s.len()).filter(|r| self.line.start < r.start && r.end < self.line.end);
+        let text = match borrowed {
+            // Without escapes (the string is the line's own text), it is written as it stands.
+            Some(r) => {
+                self.marked |= n.as_str().is_some_and(|s| s.starts_with('\u{0}'));
+                Text::Line(r.start - self.line.start - 1..r.end - self.line.start + 1)
+            }
+            None => {
+                let mut text = Vec::new();
+                self.marked |= write(n, &mut text);
+                Text::Own(text)
+            }
+        };
         self.parts.push(Part { text, container });
         self.values += 1;
         Value::String(format!("{MARK}{}", self.parts.len() - 1))
@@ -262,12 +310,13 @@ fn marker(s: &str) -> Option<usize> {
 }
 
 /// `msg` as JSON text, each marker replaced by its part (containers only if `containers`).
-fn write_with(msg: &Value, parts: &[Part], containers: bool) -> Vec<u8> {
+fn write_with(msg: &Value, c: &Current, containers: bool) -> Vec<u8> {
+    let parts = &c.parts;
     let text = serde_json::to_vec(msg).unwrap_or_default();
     if parts.is_empty() || memchr::memmem::find(&text, MARK_JSON).is_none() {
         return text;
     }
-    let mut out = Vec::with_capacity(text.len() + parts.iter().map(|p| p.text.len()).sum::<usize>());
+    let mut out = Vec::with_capacity(text.len() + parts.iter().map(|p| c.text(p).len()).sum::<usize>());
     let mut at = 0;
     for i in memchr::memmem::find_iter(&text, MARK_JSON) {
         if i < at {
@@ -279,7 +328,7 @@ fn write_with(msg: &Value, parts: &[Part], containers: bool) -> Vec<u8> {
         match part {
             Some(p) if digits.get(len) == Some(&b'"') && (containers || !p.container) => {
                 out.extend_from_slice(&text[at..i]);
-                out.extend_from_slice(&p.text);
+                out.extend_from_slice(c.text(p));
                 at = i + MARK_JSON.len() + len + 1;
             }
             _ => {}
@@ -291,7 +340,7 @@ fn write_with(msg: &Value, parts: &[Part], containers: bool) -> Vec<u8> {
 
 /// `msg` as the bytes the bridge sends: its markers replaced by their parts.
 pub fn to_vec(msg: &Value) -> Vec<u8> {
-    write_with(msg, &parts(), true)
+    write_with(msg, &current(), true)
 }
 
 /// Whether `v` holds markers (containers only if `containers`).
@@ -306,7 +355,7 @@ fn holds(v: &Value, containers: bool, parts: &[Part]) -> bool {
 
 /// Whether `v` holds markers of the line being handled.
 pub fn has_markers(v: &Value) -> bool {
-    active() && holds(v, true, &parts())
+    active() && holds(v, true, &current().parts)
 }
 
 /// `a == b`, where `a` may hold markers.
@@ -346,48 +395,49 @@ fn as_strings(v: Value) -> Value {
 /// with container markers as strings and as objects (a field of a type other than `unknown` takes
 /// one of them differently, or refuses it). Gives the conversion with string markers.
 pub fn probe<E>(value: &Value, convert: impl Fn(&Value) -> Result<Value, E>) -> Option<Value> {
-    let parts = parts();
+    let c = current();
+    let parts = &c.parts;
     let a = convert(value).ok()?;
-    if !holds(value, true, &parts) || !parts.iter().any(|p| p.container) {
+    if !holds(value, true, parts) || !parts.iter().any(|p| p.container) {
         return Some(a);
     }
-    let b = convert(&as_objects(value, &parts)).ok()?;
+    let b = convert(&as_objects(value, parts)).ok()?;
     (as_strings(b) == a).then_some(a)
 }
 
 /// The text to validate a converted value on: its string markers replaced (a string's rules need
 /// the string); container markers, which stand only where any value is taken, stay.
 pub fn validation_text(v: &Value) -> Option<Vec<u8>> {
-    let parts = parts();
-    holds(v, false, &parts).then(|| write_with(v, &parts, false))
+    let c = current();
+    holds(v, false, &c.parts).then(|| write_with(v, &c, false))
 }
 
 /// `v` with every marker replaced by the `Value` of its part, if the parts fit the cost budget of
 /// the line (`Err`: why not, as the cost guard says it).
 pub fn materialize(v: &mut Value) -> Result<(), crate::cost::TooCostly> {
-    let parts = parts();
-    if !holds(v, true, &parts) {
+    let c = current();
+    if !holds(v, true, &c.parts) {
         return Ok(());
     }
-    let bytes = LINE_LEN.with(|l| l.get());
-    let tree: u64 = parts.iter().filter(|p| p.container).map(|p| crate::cost::Scan::of(&p.text).tree_bytes()).sum();
+    let bytes = c.line.len();
+    let tree: u64 = c.parts.iter().filter(|p| p.container).map(|p| crate::cost::Scan::of(c.text(p)).tree_bytes()).sum();
     let budget = crate::cost::budget(bytes);
     if tree > budget {
         return Err(crate::cost::TooCostly { bytes, tree, budget, id: None, has_method: false });
     }
-    fill(v, &parts);
+    fill(v, &c);
     Ok(())
 }
 
-fn fill(v: &mut Value, parts: &[Part]) {
+fn fill(v: &mut Value, c: &Current) {
     match v {
         Value::String(s) => {
-            if let Some(p) = marker(s).and_then(|n| parts.get(n)) {
-                *v = serde_json::from_slice(&p.text).expect("a part is JSON");
+            if let Some(p) = marker(s).and_then(|n| c.parts.get(n)) {
+                *v = serde_json::from_slice(c.text(p)).expect("a part is JSON");
             }
         }
-        Value::Array(a) => a.iter_mut().for_each(|x| fill(x, parts)),
-        Value::Object(o) => o.values_mut().for_each(|x| fill(x, parts)),
+        Value::Array(a) => a.iter_mut().for_each(|x| fill(x, c)),
+        Value::Object(o) => o.values_mut().for_each(|x| fill(x, c)),
         _ => {}
     }
 }
@@ -412,10 +462,11 @@ mod tests {
         let whole: Value = serde_json::from_slice(&line).unwrap();
         let (msg, parts) = parse(&line).ok().unwrap();
         assert_eq!(parts.len(), 2, "the long string and the big array");
-        assert!(parts[0].text.len() > LONG_STRING && !parts[0].container && parts[1].container);
+        assert!(matches!(parts[0].text, Text::Line(_)) && !parts[0].container && parts[1].container);
         let msg = Value::Object(msg);
         assert!(text(&msg).len() < 200, "{msg}");
-        let _scope = Scope::set(parts, line.len());
+        let _scope = Scope::set(parts, &line);
+        assert!(shared(&line).as_ptr() != line.as_ptr() && shared(&line).as_ptr() == shared(&line).as_ptr(), "the line is copied once");
         assert_eq!(to_vec(&msg), text(&whole));
         let mut full = msg.clone();
         materialize(&mut full).unwrap();
