@@ -10,7 +10,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use bytes::Bytes;
-use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY};
 use serde_json::{json, Map, Value};
 
 use super::elide::{self, NotRead};
@@ -137,7 +137,7 @@ pub struct Bridge {
     pub counts: Counts,
 }
 
-/// A request id as a map key (its JSON text).
+/// A request id as a map key: its JSON text.
 pub(super) fn key(id: &Value) -> String {
     id.to_string()
 }
@@ -275,7 +275,7 @@ impl Bridge {
         if self.phase == Phase::Same {
             return self.pass(line, Leg::Client);
         }
-        let (mut msg, parts) = match read(line) {
+        let (mut msg, parts) = match elide::read(line) {
             Ok(m) => m,
             Err(NotRead::Costly(e)) => {
                 self.too_costly(&mut out, Leg::Client, line, &e);
@@ -384,25 +384,6 @@ impl Bridge {
         out
     }
 
-    /// `msg` with its long line's parts in place (`elide.rs`), for what the bridge answers itself
-    /// or keeps; `false`: they are too costly as a tree, and the line was refused unread.
-    pub(super) fn whole(&mut self, msg: &mut Map<String, Value>, leg: Leg, line: &[u8], out: &mut Output) -> bool {
-        if !elide::active() {
-            return true;
-        }
-        let mut v = Value::Object(std::mem::take(msg));
-        if let Err(e) = elide::materialize(&mut v) {
-            // The whole line's scan says it with the message's id.
-            let e = crate::cost::check(line).err().unwrap_or(e);
-            self.too_costly(out, leg, line, &e);
-            return false;
-        }
-        if let Value::Object(o) = v {
-            *msg = o;
-        }
-        true
-    }
-
     /// Refuses a message from `leg`: a request (`id`) gets `code` with the reason and row; anything
     /// else is not passed on.
     #[allow(clippy::too_many_arguments)]
@@ -454,7 +435,7 @@ impl Bridge {
         let tag = self.tag;
         while let Some((line, held_tag)) = self.held.pop_front() {
             self.tag = held_tag;
-            if let Ok((msg, parts)) = read(&line) {
+            if let Ok((msg, parts)) = elide::read(&line) {
                 let _parts = elide::Scope::set(parts, &line);
                 self.client_message(&line, msg, out);
             }
@@ -500,7 +481,7 @@ impl Bridge {
         if self.phase == Phase::Same {
             return self.pass(line, Leg::Server);
         }
-        let (mut msg, parts) = match read(line) {
+        let (mut msg, parts) = match elide::read(line) {
             Ok(m) => m,
             Err(NotRead::Costly(e)) => {
                 self.too_costly(&mut out, Leg::Server, line, &e);
@@ -550,38 +531,6 @@ impl Bridge {
     pub(super) fn client_v(&self) -> usize {
         self.client.unwrap_or(self.server)
     }
-
-    /// The `initialize` result a client before 2026-07-28 gets from the server's `server/discover` result.
-    pub(super) fn initialize_from_discover(&self, discover: &Value) -> Value {
-        let client = self.client_v();
-        let (from, to) = (&self.infos[self.server], &self.infos[client]);
-        let caps = discover.get("capabilities").cloned().unwrap_or_else(|| json!({}));
-        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
-        let info = discover.get("_meta").and_then(|m| m.get(SERVER_INFO_META_KEY)).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
-        let info = info.unwrap_or_else(|| json!({"name": "mcp-schema-bridge", "version": env!("CARGO_PKG_VERSION")}));
-        let mut result = json!({"protocolVersion": VERSIONS[client].name, "capabilities": caps, "serverInfo": info});
-        if let Some(i) = discover.get("instructions") {
-            result["instructions"] = i.clone();
-        }
-        result
-    }
-
-    /// The `server/discover` result a 2026-07-28 client gets from the server's `initialize` result.
-    pub(super) fn discover_from_initialize(&self) -> Value {
-        let client = self.client_v();
-        let init = self.init_result.clone().unwrap_or_else(|| json!({}));
-        let (from, to) = (&self.infos[self.server], &self.infos[client]);
-        let caps = init.get("capabilities").cloned().unwrap_or_else(|| json!({}));
-        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
-        let mut result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": [VERSIONS[client].name], "capabilities": caps});
-        if let Some(info) = init.get("serverInfo").cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok()) {
-            result["_meta"] = json!({ SERVER_INFO_META_KEY: info });
-        }
-        if let Some(i) = init.get("instructions") {
-            result["instructions"] = i.clone();
-        }
-        result
-    }
 }
 
 impl Weigh for Up {
@@ -626,15 +575,6 @@ pub(super) fn parse(line: &[u8]) -> Result<Map<String, Value>, String> {
         Ok(_) => Err("a JSON-RPC message is an object".into()),
         Err(e) => Err(format!("not JSON: {e}")),
     }
-}
-
-/// A line as a message: parsed whole when short, as a skeleton with its bulk elided when long
-/// (`elide.rs`: one compact tree, no `Value` of the whole).
-pub(super) fn read(line: &[u8]) -> Result<(Map<String, Value>, Vec<elide::Part>), NotRead> {
-    if line.len() < elide::ELIDE_LINE {
-        return parse(line).map(|m| (m, Vec::new())).map_err(NotRead::Invalid);
-    }
-    elide::parse(line)
 }
 
 /// The id of a request (not of a response).

@@ -115,6 +115,15 @@ pub enum NotRead {
     Costly(crate::cost::TooCostly),
 }
 
+/// A line as a message: parsed whole when short, as a skeleton with its bulk elided when long
+/// (`elide.rs`: one compact tree, no `Value` of the whole).
+pub(super) fn read(line: &[u8]) -> Result<(Map<String, Value>, Vec<Part>), NotRead> {
+    if line.len() < ELIDE_LINE {
+        return super::core::parse(line).map(|m| (m, Vec::new())).map_err(NotRead::Invalid);
+    }
+    parse(line)
+}
+
 /// A long line as a message's skeleton and the parts its markers stand for.
 pub fn parse(line: &[u8]) -> Result<(Map<String, Value>, Vec<Part>), NotRead> {
     let doc = Doc::parse_slice(line).map_err(|e| NotRead::Invalid(format!("not JSON: {e}")))?;
