@@ -565,18 +565,6 @@ fn trim(line: &[u8]) -> &[u8] {
     line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line)
 }
 
-/// A JSON-RPC message object, or why not (a batch is refused: no version after 2025-03-26 has one).
-/// `jsonrpc` must be `"2.0"`: the conversions keep it as it came, so the other side would get it too.
-pub(super) fn parse(line: &[u8]) -> Result<Map<String, Value>, String> {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(o)) if o.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Ok(o),
-        Ok(Value::Object(_)) => Err("not a JSON-RPC 2.0 message: `jsonrpc` is not \"2.0\"".into()),
-        Ok(Value::Array(_)) => Err("a JSON-RPC batch: the bridge passes single messages only".into()),
-        Ok(_) => Err("a JSON-RPC message is an object".into()),
-        Err(e) => Err(format!("not JSON: {e}")),
-    }
-}
-
 /// The id of a request (not of a response).
 pub(super) fn request_id(msg: &Map<String, Value>) -> Option<Value> {
     msg.get("id").filter(|_| msg.contains_key("method")).cloned()

@@ -119,9 +119,21 @@ pub enum NotRead {
 /// (`elide.rs`: one compact tree, no `Value` of the whole).
 pub(super) fn read(line: &[u8]) -> Result<(Map<String, Value>, Vec<Part>), NotRead> {
     if line.len() < ELIDE_LINE {
-        return super::core::parse(line).map(|m| (m, Vec::new())).map_err(NotRead::Invalid);
+        return parse_short(line).map(|m| (m, Vec::new())).map_err(NotRead::Invalid);
     }
     parse(line)
+}
+
+/// A short line as a JSON-RPC message object, or why not (a batch is refused: no version after 2025-03-26 has one).
+/// `jsonrpc` must be `"2.0"`: the conversions keep it as it came, so the other side would get it too.
+fn parse_short(line: &[u8]) -> Result<Map<String, Value>, String> {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(o)) if o.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Ok(o),
+        Ok(Value::Object(_)) => Err("not a JSON-RPC 2.0 message: `jsonrpc` is not \"2.0\"".into()),
+        Ok(Value::Array(_)) => Err("a JSON-RPC batch: the bridge passes single messages only".into()),
+        Ok(_) => Err("a JSON-RPC message is an object".into()),
+        Err(e) => Err(format!("not JSON: {e}")),
+    }
 }
 
 /// A long line as a message's skeleton and the parts its markers stand for.
