@@ -388,42 +388,63 @@ pub fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// `v` with each container marker as an object (`{MARK: n}`): what a typed field would take
-/// differently from the string marker.
-fn as_objects(v: &Value, parts: &[Part]) -> Value {
+/// Numbers that stand for string markers in the second probe ([`probe`]): far past what ids and
+/// counts use, so a message's own number is not taken for one (and if it were, the probe fails).
+const NUMBER_MARK: u64 = 1 << 60;
+
+/// `v` with each container marker as an object (`{MARK: n}`), and with `strings` each string
+/// marker as a number: what a typed field would take differently from the string marker.
+fn as_others(v: &Value, parts: &[Part], strings: bool) -> Value {
     match v {
-        Value::String(s) => match marker(s).filter(|&n| parts.get(n).is_some_and(|p| p.container)) {
-            Some(n) => Value::Object(Map::from_iter([(MARK.to_string(), Value::from(n))])),
-            None => v.clone(),
+        Value::String(s) => match marker(s).and_then(|n| Some((n, parts.get(n)?.container))) {
+            Some((n, true)) => Value::Object(Map::from_iter([(MARK.to_string(), Value::from(n))])),
+            Some((n, false)) if strings => Value::from(NUMBER_MARK + n as u64),
+            _ => v.clone(),
         },
-        Value::Array(a) => Value::Array(a.iter().map(|x| as_objects(x, parts)).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), as_objects(x, parts))).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| as_others(x, parts, strings)).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), as_others(x, parts, strings))).collect()),
         _ => v.clone(),
     }
 }
 
-/// `v` with each object marker back as the string marker.
+/// `v` with each object or number marker back as the string marker.
 fn as_strings(v: Value) -> Value {
     match v {
         Value::Object(o) if o.len() == 1 && o.get(MARK).is_some_and(Value::is_u64) => Value::String(format!("{MARK}{}", o[MARK])),
+        Value::Number(n) if n.as_u64().is_some_and(|n| n >= NUMBER_MARK) => Value::String(format!("{MARK}{}", n.as_u64().unwrap_or(0) - NUMBER_MARK)),
         Value::Array(a) => Value::Array(a.into_iter().map(as_strings).collect()),
         Value::Object(o) => Value::Object(o.into_iter().map(|(k, x)| (k, as_strings(x))).collect()),
         other => other,
     }
 }
 
+/// What [`probe`] found.
+pub struct Probed {
+    /// The conversion, with the markers in it.
+    pub value: Value,
+    /// Every marker stands where any value is taken, in the source and the target alike (a string
+    /// marker too, taken as a number): no rule of the target looks into them.
+    pub untyped: bool,
+}
+
 /// Whether the conversion `convert` carries the markers of `value` as they are: it gives the same
 /// with container markers as strings and as objects (a field of a type other than `unknown` takes
-/// one of them differently, or refuses it). Gives the conversion with string markers.
-pub fn probe<E>(value: &Value, convert: impl Fn(&Value) -> Result<Value, E>) -> Option<Value> {
+/// one of them differently, or refuses it). A string marker may stand in a typed string field.
+pub fn probe<E>(value: &Value, convert: impl Fn(&Value) -> Result<Value, E>) -> Option<Probed> {
     let c = current();
     let parts = &c.parts;
     let a = convert(value).ok()?;
-    if !holds(value, true, parts) || !parts.iter().any(|p| p.container) {
-        return Some(a);
+    if !holds(value, true, parts) {
+        return Some(Probed { value: a, untyped: true });
     }
-    let b = convert(&as_objects(value, parts)).ok()?;
-    (as_strings(b) == a).then_some(a)
+    if parts.iter().any(|p| p.container) {
+        let b = convert(&as_others(value, parts, false)).ok()?;
+        if as_strings(b) != a {
+            return None;
+        }
+    }
+    let untyped = !holds(value, false, parts) || convert(&as_others(value, parts, true)).ok().map(as_strings).is_some_and(|b| b == a);
+    Some(Probed { value: a, untyped })
 }
 
 /// The text to validate a converted value on: its string markers replaced (a string's rules need

@@ -142,6 +142,13 @@ fn a_message_of_many_small_objects_is_converted_and_one_that_must_be_read_whole_
     let back = values(&out.to_client).remove(0);
     assert_eq!((&back["id"], &back["result"]["content"][0]["data"]), (&json!(7), &json!(blob)));
     assert_eq!(out.to_client[0], as_value_writes(&out.to_client[0]));
+    // A long string in a typed field is checked as itself: bad base64 there is refused.
+    let call = sent(&b.from_client(&line(json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "x", "arguments": {}}}))));
+    let bad = format!("{}!", "QUJD".repeat(1 << 17));
+    let answer = json!({"jsonrpc": "2.0", "id": call["id"], "result": {"resultType": "complete", "content": [{"type": "image", "mimeType": "image/png", "data": bad}]}});
+    let error = values(&b.from_server(&line(answer)).to_client).remove(0);
+    assert_eq!((&error["id"], &error["error"]["code"]), (&json!(10), &json!(-32603)));
+    assert!(error["error"]["message"].as_str().unwrap().contains("base64: its length (524289)"), "{error}");
 }
 
 #[test]

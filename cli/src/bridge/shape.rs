@@ -42,8 +42,8 @@ pub fn convert(from: &Info, to: &Info, source: &str, target: &str, mut value: Va
             Some(Ok(c)) => Ok(c),
             _ => Err(()),
         };
-        if let Some(converted) = elide::probe(&value, run) {
-            return validated(to, target, converted);
+        if let Some(p) = elide::probe(&value, run) {
+            return validated(to, target, p.value, !p.untyped);
         }
         elide::materialize(&mut value).map_err(|e| Refusal::new(e.to_string()))?;
     }
@@ -57,17 +57,17 @@ pub fn convert(from: &Info, to: &Info, source: &str, target: &str, mut value: Va
         }
         None => return Err(Refusal::new(format!("{source} of {} has no conversion to {}", from.module.label, to.module.label))),
     };
-    validated(to, target, converted)
+    validated(to, target, converted, false)
 }
 
-/// `converted` if `target`'s rules find no error in it. With markers of long strings, the rules
-/// are run on the tree of its text with those strings in place.
-fn validated(to: &Info, target: &str, converted: Value) -> Result<Value, Refusal> {
+/// `converted` if `target`'s rules find no error in it. With markers of long strings in typed
+/// fields (`typed`), the rules are run on the tree of its text with those strings in place.
+fn validated(to: &Info, target: &str, converted: Value, typed: bool) -> Result<Value, Refusal> {
     let Some(ty) = (to.module.dynamic)(target) else {
         return Err(Refusal::new(format!("{} has no type `{target}`", to.module.label)));
     };
     let options = Options { max_violations: 4, ..Options::default() };
-    let text = elide::validation_text(&converted);
+    let text = if typed { elide::validation_text(&converted) } else { None };
     let report = match text.as_deref().map(Doc::parse_slice) {
         Some(Ok(doc)) => (ty.validate_node)(doc.root(), &options),
         _ => (ty.validate)(&converted, &options),
