@@ -135,6 +135,9 @@ pub struct Bridge {
     /// Input request keys handed to a 2026-07-28 client: key -> (the server request's id, its method, the waiting request's key).
     pub(super) keys: HashMap<String, (Value, String, String)>,
     pub counts: Counts,
+    /// The buffer the line being read is a slice of, when the caller handed it over: a long line's
+    /// recording shares it instead of a copy.
+    owner: Option<Bytes>,
 }
 
 /// A request id as a map key: its JSON text.
@@ -176,6 +179,7 @@ impl Bridge {
             init_result: None,
             keys: HashMap::new(),
             counts: Counts::default(),
+            owner: None,
         }
     }
 
@@ -263,6 +267,22 @@ impl Bridge {
         self.from_client_at(line, None)
     }
 
+    /// [`Bridge::from_client_at`] of a line the caller hands over (not copied for the recording).
+    pub fn from_client_shared(&mut self, line: Bytes, tag: Option<u64>) -> Output {
+        self.owner = Some(line.clone());
+        let out = self.from_client_at(&line, tag);
+        self.owner = None;
+        out
+    }
+
+    /// [`Bridge::from_server`] of a line the caller hands over.
+    pub fn from_server_shared(&mut self, line: Bytes) -> Output {
+        self.owner = Some(line.clone());
+        let out = self.from_server(&line);
+        self.owner = None;
+        out
+    }
+
     /// A line from the client that came in client exchange `tag` (an HTTP POST): the answers to
     /// its requests are marked with it in [`Output::answers`], whatever ids its client chose.
     pub fn from_client_at(&mut self, line: &[u8], tag: Option<u64>) -> Output {
@@ -288,7 +308,7 @@ impl Bridge {
                 return out;
             }
         };
-        let _parts = elide::Scope::set(parts, line);
+        let _parts = elide::Scope::set(parts, line, self.owner.as_ref());
         if self.phase == Phase::Start {
             self.start(&msg);
             if self.phase == Phase::Same {
@@ -436,7 +456,7 @@ impl Bridge {
         while let Some((line, held_tag)) = self.held.pop_front() {
             self.tag = held_tag;
             if let Ok((msg, parts)) = elide::read(&line) {
-                let _parts = elide::Scope::set(parts, &line);
+                let _parts = elide::Scope::set(parts, &line, None);
                 self.client_message(&line, msg, out);
             }
         }
@@ -492,7 +512,7 @@ impl Bridge {
                 return out;
             }
         };
-        let _parts = elide::Scope::set(parts, line);
+        let _parts = elide::Scope::set(parts, line, self.owner.as_ref());
         // What the bridge answers itself or keeps past this line is read whole.
         let (client_new, server_new) = (self.is_per_request(self.client_v()), self.is_per_request(self.server));
         let kept = if msg.contains_key("method") {

@@ -61,13 +61,18 @@ thread_local! {
     static CURRENT: RefCell<Rc<Current>> = RefCell::new(Rc::new(Current::default()));
 }
 
-/// The parts of `line` (the caller's slice, copied once into `shared` when there are parts), for
-/// as long as this lives (the previous ones after).
+/// The parts of `line` (the caller's slice of `owner`, else copied once when there are parts),
+/// for as long as this lives (the previous ones after).
 pub struct Scope(Rc<Current>);
 
 impl Scope {
-    pub fn set(parts: Vec<Part>, line: &[u8]) -> Scope {
-        let current = if parts.is_empty() { Current::default() } else { Current { line: Bytes::copy_from_slice(line), at: line.as_ptr() as usize, parts } };
+    pub fn set(parts: Vec<Part>, line: &[u8], owner: Option<&Bytes>) -> Scope {
+        let within = |o: &Bytes| (o.as_ptr() as usize) <= line.as_ptr() as usize && line.as_ptr() as usize + line.len() <= o.as_ptr() as usize + o.len();
+        let shared = match owner {
+            Some(o) if within(o) => o.slice_ref(line),
+            _ => Bytes::copy_from_slice(line),
+        };
+        let current = if parts.is_empty() { Current::default() } else { Current { line: shared, at: line.as_ptr() as usize, parts } };
         Scope(CURRENT.with(|c| c.replace(Rc::new(current))))
     }
 }
@@ -507,7 +512,7 @@ mod tests {
         assert!(matches!(parts[0].text, Text::Line(_)) && !parts[0].container && parts[1].container);
         let msg = Value::Object(msg);
         assert!(text(&msg).len() < 200, "{msg}");
-        let _scope = Scope::set(parts, &line);
+        let _scope = Scope::set(parts, &line, None);
         assert!(shared(&line).as_ptr() != line.as_ptr() && shared(&line).as_ptr() == shared(&line).as_ptr(), "the line is copied once");
         assert_eq!(to_vec(&msg), text(&whole));
         let mut full = msg.clone();

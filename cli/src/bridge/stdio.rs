@@ -40,9 +40,14 @@ struct Wiring {
 impl Wiring {
     /// One line through the bridge; its outputs queued in order (under the bridge's lock, so two
     /// sides' lines never overtake each other).
-    fn feed(&self, line: &[u8], from_client: bool) {
+    fn feed(&self, line: &[u8], owned: Option<Bytes>, from_client: bool) {
         let mut bridge = self.bridge.lock().unwrap_or_else(PoisonError::into_inner);
-        let out = if from_client { bridge.from_client(line) } else { bridge.from_server(line) };
+        let out = match (owned, from_client) {
+            (Some(b), true) => bridge.from_client_shared(b, None),
+            (Some(b), false) => bridge.from_server_shared(b),
+            (None, true) => bridge.from_client(line),
+            (None, false) => bridge.from_server(line),
+        };
         if let Some(to_client) = self.to_client.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
             for l in out.to_client {
                 let _ = to_client.send(l);
@@ -84,7 +89,7 @@ pub(crate) fn start(
     // The client's side is not joined: it may wait on stdin long after the server is gone.
     let w = wiring.clone();
     thread::spawn(move || {
-        read_lines(io::stdin().lock(), |line| w.feed(line, true));
+        read_lines(io::stdin().lock(), |line, owned| w.feed(line, owned, true));
         // The client is done: the server's stdin closes once its queue is written, unless the
         // bridge still owes the server something (its initialization, a retry): then after that.
         let bridge = w.bridge.lock().unwrap_or_else(PoisonError::into_inner);
@@ -95,7 +100,7 @@ pub(crate) fn start(
     });
     let w = wiring.clone();
     let server_side = thread::spawn(move || {
-        read_lines(server_out, |line| w.feed(line, false));
+        read_lines(server_out, |line, owned| w.feed(line, owned, false));
         // The server is done: what was queued for the client reaches it.
         w.to_client.lock().unwrap_or_else(PoisonError::into_inner).take();
         let _ = client_writer.join();
@@ -115,14 +120,19 @@ pub(crate) fn start(
     Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary, close_server_input }
 }
 
-/// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on stderr).
-fn read_lines(from: impl Read, mut each: impl FnMut(&[u8])) {
+/// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on
+/// stderr). A long line's buffer is handed over with it (the bridge shares it, not a copy).
+fn read_lines(from: impl Read, mut each: impl FnMut(&[u8], Option<Bytes>)) {
     let mut r = BufReader::with_capacity(1 << 16, from);
     let mut buf = Vec::with_capacity(1 << 16);
     loop {
         buf.clear();
         match read_line(&mut r, &mut buf, MAX_LINE) {
-            Ok(LineRead::Line) => each(&buf),
+            Ok(LineRead::Line) if buf.len() >= super::elide::ELIDE_LINE => {
+                let line = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(1 << 16)));
+                each(&line, Some(line.clone()));
+            }
+            Ok(LineRead::Line) => each(&buf, None),
             Ok(LineRead::TooLong(len)) => eprintln!("mcp-schema proxy: a line of {len} bytes is too long for the bridge (at most {MAX_LINE}); dropped"),
             Ok(LineRead::Eof) | Err(_) => return,
         }

@@ -105,9 +105,9 @@ fn fail_request(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>, id: Option<&Value>, why
 }
 
 /// One message from the upstream through the core.
-fn from_server(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>, msg: &[u8], origin: Origin, context: Option<u64>) {
+fn from_server(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>, msg: Bytes, origin: Origin, context: Option<u64>) {
     let mut session = lock(s);
-    let out = session.bridge.from_server(msg);
+    let out = session.bridge.from_server_shared(msg);
     session.deliver(ctx, out, origin, context);
 }
 
@@ -140,7 +140,7 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
                 let index = first + i as u64;
                 let id = e.id.as_deref().filter(|_| e.has_id);
                 if !e.data.is_empty() && e.cut.is_none() && e.event.as_deref().is_none_or(|t| t == "message") && serde_json::from_str::<serde::de::IgnoredAny>(&e.data).is_ok() {
-                    from_server(&ctx, &s, e.data.as_bytes(), Origin::Upstream(x, Some((index, id))), context);
+                    from_server(&ctx, &s, Bytes::from(e.data), Origin::Upstream(x, Some((index, id))), context);
                 } else {
                     ctx.rec.send(on_leg(event_line(x, index, id, e.event.as_deref(), &e.data, e.retry), Leg::Server), None);
                 }
@@ -179,13 +179,13 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
             let root = doc.root();
             answered = root.get("method").is_none() && id.as_ref().is_some_and(|id| root.get("id").is_some_and(|n| n == *id));
             drop(doc);
-            from_server(&ctx, &s, &buf, Origin::Upstream(x, None), context);
+            from_server(&ctx, &s, Bytes::from(buf), Origin::Upstream(x, None), context);
         }
     } else if whole && crate::cost::check(&buf).is_ok() {
         // A batch (2025-03-26) is split through its `Value`: the cost guard stays here.
         if let Ok(Value::Array(messages)) = serde_json::from_slice::<Value>(&buf) {
             for m in &messages {
-                from_server(&ctx, &s, &serde_json::to_vec(m).unwrap_or_default(), Origin::Upstream(x, None), context);
+                from_server(&ctx, &s, Bytes::from(serde_json::to_vec(m).unwrap_or_default()), Origin::Upstream(x, None), context);
             }
             answered = messages.iter().any(|m| m.get("method").is_none() && m.get("id") == id.as_ref());
         }
