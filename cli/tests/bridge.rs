@@ -125,7 +125,8 @@ NR == 4 { print length($0) > "/dev/stderr"; print "{\"jsonrpc\":\"2.0\",\"id\":\
     let sizes: Vec<usize> = stderr.lines().filter_map(|l| l.trim().parse().ok()).collect();
     let expected = serde_json::to_vec(&serde_json::from_slice::<Value>(&call).unwrap()).unwrap().len() - r#""id":1"#.len() + r#""id":"mcp-schema-bridge/2""#.len();
     assert_eq!(sizes.first(), Some(&expected), "{stderr}");
-    assert!(peak < 1_500_000_000, "peak RSS {peak}");
+    // Before issue 44 the first line alone took 6.4 GB as a `Value`; now both take a few times their bytes.
+    assert!(peak < 600_000_000, "peak RSS {peak}");
 }
 
 #[test]

@@ -172,6 +172,7 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
         for r in records {
             number += 1;
             line.clear();
+            line.reserve(r.bytes.len() + 256);
             let _ = write_line(&mut line, &r);
             if let Some(w) = &mut record {
                 if let Err(e) = w.write_all(&line) {
