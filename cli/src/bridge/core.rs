@@ -390,7 +390,7 @@ impl Bridge {
             },
             None => "(not a message)".into(),
         };
-        let bytes = Bytes::copy_from_slice(line);
+        let bytes = elide::share(self.owner.as_ref(), line);
         self.note_shared(&mut out, from, dir, bytes.clone(), Verdict::Forwarded, &method, String::new(), None);
         out.records.push(Record { leg: to, dir, bytes: bytes.clone(), note: None });
         match from {

@@ -67,13 +67,18 @@ pub struct Scope(Rc<Current>);
 
 impl Scope {
     pub fn set(parts: Vec<Part>, line: &[u8], owner: Option<&Bytes>) -> Scope {
-        let within = |o: &Bytes| (o.as_ptr() as usize) <= line.as_ptr() as usize && line.as_ptr() as usize + line.len() <= o.as_ptr() as usize + o.len();
-        let shared = match owner {
-            Some(o) if within(o) => o.slice_ref(line),
-            _ => Bytes::copy_from_slice(line),
-        };
-        let current = if parts.is_empty() { Current::default() } else { Current { line: shared, at: line.as_ptr() as usize, parts } };
+        let current = if parts.is_empty() { Current::default() } else { Current { line: share(owner, line), at: line.as_ptr() as usize, parts } };
         Scope(CURRENT.with(|c| c.replace(Rc::new(current))))
+    }
+}
+
+/// `line` as shared bytes: a slice of `owner` (the caller's buffer, handed over) when it is one,
+/// else a copy.
+pub fn share(owner: Option<&Bytes>, line: &[u8]) -> Bytes {
+    let (start, end) = (line.as_ptr() as usize, line.as_ptr() as usize + line.len());
+    match owner {
+        Some(o) if o.as_ptr() as usize <= start && end <= o.as_ptr() as usize + o.len() => o.slice_ref(line),
+        _ => Bytes::copy_from_slice(line),
     }
 }
 
