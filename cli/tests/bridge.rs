@@ -98,15 +98,17 @@ fn a_bridge_recording_is_checked_as_two_streams() {
 #[test]
 fn a_24_mib_line_through_the_stdio_bridge_costs_a_small_multiple_of_it() {
     // A 2025-11-25 client, a 2025-06-18 server (a script): every message is converted. The first
-    // call is 24 MiB of small objects (a value tree of ~2.6 GB: refused unread, -32600); the second
-    // a 24 MiB base64 string (a tree about its size: converted and sent on).
-    let script = r#"read l; echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'
-read l
-head -n 1 | wc -c >&2
-echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/2","result":{"content":[{"type":"text","text":"got it"}]}}'
-cat >/dev/null"#;
+    // call is 24 MiB of small objects (a `Value` of ~2.6 GB; the compact tree and the skeleton the
+    // bridge converts take a few times its bytes): converted and sent on; the second a 24 MiB
+    // base64 string: converted and sent on.
+    let script = r#"awk '
+NR == 1 { print "{\"jsonrpc\":\"2.0\",\"id\":\"mcp-schema-bridge/1\",\"result\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}"; fflush() }
+NR == 3 { print length($0) > "/dev/stderr"; print "{\"jsonrpc\":\"2.0\",\"id\":\"mcp-schema-bridge/2\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"got them\"}]}}"; fflush() }
+NR == 4 { print length($0) > "/dev/stderr"; print "{\"jsonrpc\":\"2.0\",\"id\":\"mcp-schema-bridge/3\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"got it\"}]}}"; fflush() }
+'"#;
     let mut input = format!("{}\n{}\n", json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}), json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).into_bytes();
-    input.extend(common::small_objects_call(1, 24 << 20));
+    let call = common::small_objects_call(1, 24 << 20);
+    input.extend(&call);
     input.push(b'\n');
     let blob = "QUJD".repeat(6 << 20);
     input.extend(serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "see", "arguments": {"image": blob}}})).unwrap());
@@ -116,10 +118,15 @@ cat >/dev/null"#;
     assert_eq!(code, 0, "{stderr}");
     let answers: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(answers.len(), 3, "{stdout}");
-    assert_eq!((&answers[1]["id"], &answers[1]["error"]["code"]), (&json!(1), &json!(-32600)), "{}", answers[1]);
-    assert!(answers[1]["error"]["message"].as_str().unwrap().contains("value tree would take"));
+    // Issue 44: the line of small objects is passed on (issue 42 refused it, -32600, to bound its tree).
+    assert_eq!((&answers[1]["id"], &answers[1]["result"]["content"][0]["text"]), (&json!(1), &json!("got them")), "{}", answers[1]);
     assert_eq!((&answers[2]["id"], &answers[2]["result"]["content"][0]["text"]), (&json!(2), &json!("got it")));
-    assert!(peak < 1_500_000_000, "peak RSS {peak}");
+    // What the server got: the call as its `Value` is written (keys sorted), with the bridge's id.
+    let sizes: Vec<usize> = stderr.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    let expected = serde_json::to_vec(&serde_json::from_slice::<Value>(&call).unwrap()).unwrap().len() - r#""id":1"#.len() + r#""id":"mcp-schema-bridge/2""#.len();
+    assert_eq!(sizes.first(), Some(&expected), "{stderr}");
+    // Before issue 44 the first line alone took 6.4 GB as a `Value`; now both take a few times their bytes.
+    assert!(peak < 600_000_000, "peak RSS {peak}");
 }
 
 #[test]

@@ -245,13 +245,13 @@ impl Contexts {
 }
 
 /// Writes each line in and out as `{"dir": "c2s"|"s2c", "msg": ...}` (the checker's recording
-/// format); a line that is not JSON is kept as a string under `"text"`.
+/// format); a line that is not JSON is kept as a string under `"text"`. The message is written
+/// compact from its tree (keys in the line's order), so a body with newlines still makes one line.
 pub(crate) fn record(to: &mut dyn Write, dir: &str, line: &[u8]) -> std::io::Result<()> {
-    let entry = match serde_json::from_slice::<Value>(line) {
-        Ok(msg) => json!({"dir": dir, "msg": msg}),
-        Err(_) => json!({"dir": dir, "text": String::from_utf8_lossy(line)}),
-    };
-    writeln!(to, "{entry}")?;
+    match mcp_spec_types::tree::Doc::parse_slice(line) {
+        Ok(msg) => writeln!(to, "{{\"dir\":{},\"msg\":{}}}", Value::from(dir), msg.root())?,
+        Err(_) => writeln!(to, "{}", json!({"dir": dir, "text": String::from_utf8_lossy(line)}))?,
+    }
     to.flush()
 }
 

@@ -2,11 +2,11 @@
 // engine learns the version at run time (from `initialize` or from a request's `_meta`), and each
 // version module is behind its own feature.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::Id;
 use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::tree::Node;
 use mcp_spec_types::validate::Validate;
 
 // One row per module of the generated crate (`for_each_module!`): a version's entry is compiled
@@ -31,46 +31,37 @@ macro_rules! checks {
         /// The -32602 answer to a request that breaks `version`'s rules (first violation's pointer and rule
         /// in the message, all of them, bounded, in `data`), as `rpc::read_message_checked` answers it.
         /// `None` when it keeps them, when the version defines no such request (the application answers
-        /// it), or when this build has no module for the version.
+        /// it), or when this build has no module for the version. `message` is the request as it
+        /// came, a node of the line's tree.
         #[allow(unused_variables)] // a build without version modules
-        pub(crate) fn request(version: &str, id: &Id, method: &str, params: &mut Option<Value>) -> Option<RpcError> {
-            $( checks!(@one $kind $name $feature $protocol, version, id, method, params); )*
+        pub(crate) fn request(version: &str, method: &str, message: Node<'_>) -> Option<RpcError> {
+            $( checks!(@one $kind $name $feature $protocol, version, method, message); )*
             None
         }
     };
-    (@one version $name:ident $feature:literal $protocol:literal, $version:ident, $id:ident, $method:ident, $params:ident) => {
+    (@one version $name:ident $feature:literal $protocol:literal, $version:ident, $method:ident, $message:ident) => {
         #[cfg(feature = $feature)]
         {
             if $version == $protocol {
-                return with::<mcp_spec_types::$name::ClientMessage>($id, $method, $params);
+                return with::<mcp_spec_types::$name::ClientMessage>($method, $message);
             }
         }
     };
-    (@one $kind:ident $name:ident $feature:literal $protocol:tt, $version:ident, $id:ident, $method:ident, $params:ident) => {};
+    (@one $kind:ident $name:ident $feature:literal $protocol:tt, $version:ident, $method:ident, $message:ident) => {};
 }
 mcp_spec_types::for_each_module!(checks);
 
 #[allow(dead_code)] // unused in a build without version modules
-fn with<M: Envelope + Validate>(id: &Id, method: &str, params: &mut Option<Value>) -> Option<RpcError> {
+fn with<M: Envelope + Validate>(method: &str, message: Node<'_>) -> Option<RpcError> {
     if !M::is_request_method(method) {
         return None;
     }
-    // The message the validator reads, `params` moved in and given back: no copy of them.
-    let mut o = Map::new();
-    o.insert("jsonrpc".into(), Value::from("2.0"));
-    o.insert("id".into(), id.to_value());
-    o.insert("method".into(), Value::from(method));
-    if let Some(params) = params.take() {
-        o.insert("params".into(), params);
-    }
-    let message = Value::Object(o);
+    // The message as it came (keys the envelope does not name are no rule's business), read
+    // on its tree: no `Value` of it.
     let reader = mcp_spec_types::rpc::Reader::default();
-    let report = mcp_spec_types::validate::validate_json::<M>(&message, &reader.options);
-    let error = (!report.is_valid()).then(|| mcp_spec_types::rpc::invalid_params::<Value>(&message, &report).error);
-    if let Value::Object(mut o) = message {
-        *params = o.remove("params");
-    }
-    error
+    let report = mcp_spec_types::validate::validate_node::<M>(message, &reader.options);
+    // The answer's error depends on the report alone (the id and method are the caller's).
+    (!report.is_valid()).then(|| mcp_spec_types::rpc::invalid_params::<Value>(&Value::Null, &report).error)
 }
 
 #[cfg(test)]

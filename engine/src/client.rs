@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::endpoint::{request_object, Endpoint, Pending, Policy, Route};
+use super::endpoint::{request_object, Endpoint, Message, Pending, Policy, Route};
 use super::per_request::Waiting;
 use super::shared::{Engine, Side};
 use super::{capability_names, refuse, Config, Error, Failure, Handle, Id, PerRequest, Sent, CLIENT_CAPABILITY_OF};
@@ -128,7 +128,7 @@ impl Policy for ClientSide {
     const DIRECTIONS: (&'static str, &'static str) = ("s2c", "c2s");
     type Kept = ();
 
-    fn route(&mut self, id: &Id, method: &str, _: &mut Option<Value>) -> Route<()> {
+    fn route(&mut self, id: &Id, method: &str, _: Message<'_>) -> Route<()> {
         // The ids input requests are offered under are the engine's.
         if self.inputs.contains_key(id) {
             return refuse(INVALID_REQUEST, "Invalid Request: this id is already in flight".into());

@@ -14,6 +14,7 @@ use super::wire::{self, Incoming};
 use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request, Sent, Transmit};
 use mcp_spec_types::rpc::{INVALID_REQUEST, PARSE_ERROR};
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
+use mcp_spec_types::tree::{Kind, Node};
 use mcp_spec_types::write::WriteJson;
 
 pub struct Pending {
@@ -265,19 +266,25 @@ impl Endpoint {
         }
     }
 
-    /// Reads one line; what the role decides goes to `side`.
+    /// Reads one line, parsed once into a compact tree; what the role decides goes to `side`.
     pub fn handle_line<P: Policy>(&mut self, line: &[u8], side: &mut P) -> Result<(), Error> {
         self.room_to_read()?;
-        if side.batches() && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-            self.handle_batch(line, side);
-            return Ok(());
+        let doc = match wire::parse(line) {
+            Ok(doc) => doc,
+            Err(bad) => {
+                self.handle_message(Err(bad), side);
+                return Ok(());
+            }
+        };
+        match doc.root().as_array() {
+            Some(members) if side.batches() => self.handle_batch(members, side),
+            _ => self.handle_message(wire::classify(doc.root()), side),
         }
-        self.handle_message(wire::classify(line), side);
         Ok(())
     }
 
     /// One message (a line, or a member of a batch).
-    pub(super) fn handle_message<P: Policy>(&mut self, message: Result<Incoming, wire::Unreadable>, side: &mut P) {
+    pub(super) fn handle_message<P: Policy>(&mut self, message: Result<Incoming<'_>, wire::Unreadable>, side: &mut P) {
         let message = match message {
             Ok(m) => m,
             Err(bad) => {
@@ -293,9 +300,9 @@ impl Endpoint {
             }
         };
         match message {
-            Incoming::Request { id, method, params } => self.request_in(id, method, params, side),
+            Incoming::Request { id, method, params, message } => self.request_in(id, method, Message { message, params }, side),
             Incoming::Notification { method, params } => {
-                side.notified(&method, params.as_ref());
+                side.notified(method);
                 self.notification(method, params)
             }
             Incoming::Result { id, result } => self.answer(id, Ok(result), side),
@@ -305,8 +312,8 @@ impl Endpoint {
     }
 
     /// A request of the peer's: answered now, refused, or in flight and offered to the application.
-    fn request_in<P: Policy>(&mut self, id: Id, method: String, mut params: Option<Value>, side: &mut P) {
-        let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
+    fn request_in<P: Policy>(&mut self, id: Id, method: &str, message: Message<'_>, side: &mut P) {
+        let token = message.meta(mcp_spec_types::runtime::meta::PROGRESS_TOKEN);
         if let Some(too_long) = self.too_long(&id, token) {
             // A long id is not written back (it could be the line's size): `null`, as for an unreadable id.
             let echo = (too_long != "id").then_some(&id);
@@ -315,42 +322,45 @@ impl Endpoint {
             let why = if echo.is_some() { "a progress token longer than `Config::max_id_len`" } else { "an id longer than `Config::max_id_len`" };
             return self.events.push_back(Event::Dropped(Dropped::Malformed(why)));
         }
-        let token = token.cloned();
         if self.in_flight.contains(&id) {
             let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
             return self.reply(Some(&id), wire::error(Some(&id), false, &error));
         }
-        match side.route(&id, &method, &mut params) {
+        match side.route(&id, method, message) {
             Route::Answer(result) => self.reply(Some(&id), wire::result(&id, &result)),
             Route::Refuse(error) => self.reply(Some(&id), wire::error(Some(&id), false, &error)),
             Route::Offer(kept) => {
-                let weight = weight(&method, params.as_ref());
-                let entry = InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false, weight, batch: None };
-                let message = match self.in_flight.try_insert(id.clone(), entry) {
+                let weight = weight(method, message.params);
+                // Only a request the table takes has its token and params made `Value`s.
+                let entry = InFlight { cancellable: method != "initialize", token: None, last_progress: None, cancelled: false, weight, batch: None };
+                let why = match self.in_flight.try_insert(id.clone(), entry) {
                     Err(Full::Count) => format!("too many requests in flight (at most {})", self.config.max_in_flight),
                     Err(Full::Bytes) => format!("too many requests in flight (their ids, tokens and state at most {} bytes)", self.config.max_in_flight_bytes),
                     Ok(_) => {
                         let batch = self.batch_joined(&id);
                         if let Some(f) = self.in_flight.get_mut(&id) {
                             f.batch = batch;
+                            f.token = token.map(wire::value);
                         }
                         side.offered(&id, kept);
-                        return self.events.push_back(Event::Request(Request { id, method, params }));
+                        let params = message.params.map(wire::value);
+                        return self.events.push_back(Event::Request(Request { id, method: method.to_owned(), params }));
                     }
                 };
-                self.reply(Some(&id), wire::error(Some(&id), false, &RpcError { code: mcp_spec_types::rpc::INTERNAL_ERROR, message, data: None }));
+                self.reply(Some(&id), wire::error(Some(&id), false, &RpcError { code: mcp_spec_types::rpc::INTERNAL_ERROR, message: why, data: None }));
             }
         }
     }
 
-    fn answer<P: Policy>(&mut self, id: Id, outcome: Result<Value, Failure>, side: &mut P) {
+    /// An answer to this side's request: its result is made a `Value` only for a request pending.
+    fn answer<P: Policy>(&mut self, id: Id, outcome: Result<Node<'_>, Failure>, side: &mut P) {
         let own = match id {
             Id::Number(n) => n,
             Id::String(_) => return self.events.push_back(Event::Dropped(Dropped::UnknownId(id))),
         };
         if let Some(pending) = self.pending.remove(&own) {
             self.retried.remove(&pending.handle);
-            side.answered(self, pending, outcome);
+            side.answered(self, pending, outcome.map(wire::value));
         } else if self.cancelled.contains(&own) {
             self.events.push_back(Event::Dropped(Dropped::AfterCancel(own)));
         } else {
@@ -358,23 +368,23 @@ impl Endpoint {
         }
     }
 
-    fn notification(&mut self, method: String, params: Option<Value>) {
-        match method.as_str() {
+    /// A notification: those the engine consumes are read on the tree, the others made `Value`s.
+    fn notification(&mut self, method: &str, params: Option<Node<'_>>) {
+        match method {
             "notifications/progress" => {
-                let token = params.as_ref().and_then(|p| p.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
-                match token.and_then(Value::as_i64).and_then(|t| self.pending.get(&t)).filter(|p| p.progress) {
-                    Some(p) => self.events.push_back(Event::Progress { request: p.handle, params: params.unwrap_or(Value::Null) }),
+                let token = params.and_then(|p| p.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN));
+                match token.and_then(Node::as_i64).and_then(|t| self.pending.get(&t)).filter(|p| p.progress) {
+                    Some(p) => self.events.push_back(Event::Progress { request: p.handle, params: params.map_or(Value::Null, wire::value) }),
                     // The token is the request's own id: a cancelled one is named as such.
-                    None => match token.and_then(Value::as_i64).filter(|t| self.cancelled.contains(t)) {
+                    None => match token.and_then(Node::as_i64).filter(|t| self.cancelled.contains(t)) {
                         Some(own) => self.events.push_back(Event::Dropped(Dropped::ProgressAfterCancel(own))),
-                        None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
+                        None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.map_or(Value::Null, wire::value)))),
                     },
                 }
             }
             "notifications/cancelled" => {
-                let p = params.as_ref();
-                let id = p.and_then(|p| p.get("requestId")).cloned().and_then(Id::from_value);
-                let reason = p.and_then(|p| p.get("reason")).and_then(Value::as_str).map(str::to_owned);
+                let id = params.and_then(|p| p.get("requestId")).and_then(wire::id_of);
+                let reason = params.and_then(|p| p.get("reason")).and_then(Node::as_str).map(str::to_owned);
                 match id.as_ref().and_then(|id| self.in_flight.get_mut(id)) {
                     Some(f) if f.cancellable && !f.cancelled => {
                         f.cancelled = true;
@@ -384,7 +394,7 @@ impl Endpoint {
                     _ => {}
                 }
             }
-            _ => self.events.push_back(Event::Notification { method, params }),
+            _ => self.events.push_back(Event::Notification { method: method.to_owned(), params: params.map(wire::value) }),
         }
     }
 
@@ -393,13 +403,13 @@ impl Endpoint {
     }
 
     /// Which of a request's id and progress token is longer than `Config::max_id_len`.
-    fn too_long(&self, id: &Id, token: Option<&Value>) -> Option<&'static str> {
+    fn too_long(&self, id: &Id, token: Option<Node<'_>>) -> Option<&'static str> {
         let max = self.config.max_id_len;
         if matches!(id, Id::String(s) if s.len() > max) {
             return Some("id");
         }
         // A token that is neither a string nor an integer is the validator's to refuse.
-        token.and_then(Value::as_str).is_some_and(|t| t.len() > max).then_some("progress token")
+        token.and_then(Node::as_str).is_some_and(|t| t.len() > max).then_some("progress token")
     }
 
     /// Ends an incoming request: `answer` makes its answer, unless the peer cancelled it
@@ -486,7 +496,7 @@ fn cancelled_line(id: i64, reason: Option<&str>) -> Vec<u8> {
 /// What a request in flight keeps besides its id (the table weighs that), in bytes: its
 /// progress token, its method, and the client capabilities of a 2026-07-28 request's `_meta`
 /// (the server keeps them with it).
-fn weight(method: &str, params: Option<&Value>) -> usize {
+fn weight(method: &str, params: Option<Node<'_>>) -> usize {
     let meta = params.and_then(|p| p.get("_meta"));
     let token = meta.and_then(|m| m.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN)).map_or(0, json_len);
     let capabilities = meta.and_then(|m| m.get(mcp_spec_types::negotiate::CLIENT_CAPABILITIES_META_KEY)).map_or(0, json_len);
@@ -499,12 +509,32 @@ impl Weigh for InFlight {
     }
 }
 
-/// About the bytes `value` takes as JSON text (a lower bound of what it takes in memory).
-fn json_len(value: &Value) -> usize {
-    match value {
-        Value::Null | Value::Bool(_) | Value::Number(_) => 8,
-        Value::String(s) => s.len() + 2,
-        Value::Array(a) => 2 + a.iter().map(json_len).sum::<usize>(),
-        Value::Object(o) => 2 + o.iter().map(|(k, v)| k.len() + 3 + json_len(v)).sum::<usize>(),
+/// About the bytes `value` takes as JSON text (a lower bound of what it takes in memory as a `Value`).
+fn json_len(value: Node<'_>) -> usize {
+    match value.kind() {
+        Kind::Null | Kind::Bool(_) | Kind::Number(_) => 8,
+        Kind::String(s) => s.len() + 2,
+        Kind::Array(a) => 2 + a.iter().map(json_len).sum::<usize>(),
+        Kind::Object(o) => 2 + o.iter().map(|(k, v)| k.len() + 3 + json_len(v)).sum::<usize>(),
+    }
+}
+
+/// An incoming request as the roles read it: the whole message (what a version's validator
+/// reads) and its `params`, nodes of the line's tree (public in name only, as [`Policy`]).
+#[derive(Clone, Copy)]
+pub struct Message<'d> {
+    pub message: Node<'d>,
+    pub params: Option<Node<'d>>,
+}
+
+impl<'d> Message<'d> {
+    /// `params._meta[key]`.
+    pub fn meta(&self, key: &str) -> Option<Node<'d>> {
+        self.params?.get("_meta")?.get(key)
+    }
+
+    /// `params[key]`.
+    pub fn param(&self, key: &str) -> Option<Node<'d>> {
+        self.params?.get(key)
     }
 }

@@ -17,7 +17,11 @@
 //! request (`R: RequestMethod`), sent with the engine's own integer id; its answer comes back as
 //! an [`Answer`] that its [`Handle`] reads as `R::Result`. What the peer sends (requests,
 //! notifications, `params`) is kept as JSON for the application to read as its version's types
-//! ([`Request::read`]).
+//! ([`Request::read`]). Each line is parsed once, into a compact tree
+//! ([`tree::Doc`](mcp_spec_types::tree::Doc), a few bytes per value), which the engine classifies and
+//! validates; only what it hands the application or keeps becomes a `serde_json::Value`, so a
+//! request it refuses or an answer or notification it drops costs a few times its length, not a
+//! `Value` of it (an error answer's `data` aside, read with its `RpcError`).
 //!
 //! The engine answers for the application what the protocol fixes: `ping`; requests a client
 //! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
@@ -214,14 +218,6 @@ pub enum Id {
 }
 
 impl Id {
-    fn from_value(v: Value) -> Option<Id> {
-        match v {
-            Value::Number(n) => n.as_i64().map(Id::Number),
-            Value::String(s) => Some(Id::String(s)),
-            _ => None,
-        }
-    }
-
     /// The id as JSON.
     pub fn to_value(&self) -> Value {
         match self {

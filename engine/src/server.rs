@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::endpoint::{Endpoint, Policy, Route};
+use super::endpoint::{Endpoint, Message, Policy, Route};
 use super::info::ServerInfo;
 use super::level::LogLevel;
 use super::shared::{Engine, Side};
@@ -14,6 +14,7 @@ use super::{capability_names, check, refuse, Config, Error, Handle, Id, Sent, CL
 use mcp_spec_types::negotiate::{self, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
+use mcp_spec_types::tree::Node;
 use mcp_spec_types::write::WriteJson;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -296,8 +297,8 @@ impl Policy for ServerSide {
     const DIRECTIONS: (&'static str, &'static str) = ("c2s", "s2c");
     type Kept = Offered;
 
-    fn route(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
-        self.route_request(id, method, params)
+    fn route(&mut self, _: &Id, method: &str, message: Message<'_>) -> Route<Offered> {
+        self.route_request(method, message)
     }
 
     fn offered(&mut self, id: &Id, kept: Offered) {
@@ -314,7 +315,7 @@ impl Policy for ServerSide {
         }
     }
 
-    fn notified(&mut self, method: &str, _: Option<&Value>) {
+    fn notified(&mut self, method: &str) {
         if method == "notifications/initialized" && self.lifecycle == Lifecycle::Initialized {
             self.lifecycle = Lifecycle::Ready;
         }
@@ -375,18 +376,18 @@ fn rpc_error(code: i64, message: String) -> RpcError {
 
 impl ServerSide {
     /// What becomes of a request of the client's.
-    fn route_request(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
+    fn route_request(&mut self, method: &str, message: Message<'_>) -> Route<Offered> {
         match self.lifecycle {
-            Lifecycle::New if self.stateless => self.per_request(id, method, params),
-            Lifecycle::New if method == "initialize" => self.initialize(id, params),
+            Lifecycle::New if self.stateless => self.per_request(method, message),
+            Lifecycle::New if method == "initialize" => self.initialize(message),
             // A client that sends no `initialize` to a server of per-request versions speaks one of those.
-            Lifecycle::New if method != "ping" && self.info.as_ref().is_some_and(|i| !i.per_request_versions().is_empty()) => self.per_request(id, method, params),
-            Lifecycle::New if carries_version(params.as_ref()) => self.per_request(id, method, params),
+            Lifecycle::New if method != "ping" && self.info.as_ref().is_some_and(|i| !i.per_request_versions().is_empty()) => self.per_request(method, message),
+            Lifecycle::New if message.meta(PROTOCOL_VERSION_META_KEY).is_some() => self.per_request(method, message),
             _ if method == "ping" => self.ping(),
             _ if method == "initialize" => refuse(INVALID_REQUEST, "Invalid Request: initialize was already received".into()),
             // The spec: no requests but ping before the server has answered initialize.
             Lifecycle::New | Lifecycle::Initializing(_) => refuse(INVALID_REQUEST, format!("Invalid Request: {method} before initialize was answered")),
-            Lifecycle::Initialized | Lifecycle::Ready => self.session(id, method, params),
+            Lifecycle::Initialized | Lifecycle::Ready => self.session(method, message),
         }
     }
 
@@ -398,39 +399,41 @@ impl ServerSide {
         }
     }
 
-    fn check(&self, version: &str, id: &Id, method: &str, params: &mut Option<Value>) -> Option<RpcError> {
+    fn check(&self, version: &str, method: &str, message: Message<'_>) -> Option<RpcError> {
         if !self.validate {
             return None;
         }
-        check::request(version, id, method, params)
+        check::request(version, method, message.message)
     }
 
-    fn initialize(&mut self, id: &Id, params: &mut Option<Value>) -> Route<Offered> {
-        let proposed = params.as_ref().and_then(|p| p.get("protocolVersion")).and_then(Value::as_str).unwrap_or("");
+    fn initialize(&mut self, message: Message<'_>) -> Route<Offered> {
+        let proposed = message.param("protocolVersion").and_then(Node::as_str).unwrap_or("");
         let built: Vec<&str> = check::BUILT.to_vec();
         let supported = self.info.as_ref().map_or(built, ServerInfo::handshake_versions);
         let answer = negotiate::answer_initialize(proposed, &supported).map(|a| a.version.to_owned());
-        if let Some(error) = answer.as_deref().and_then(|v| self.check(v, id, "initialize", params)) {
+        if let Some(error) = answer.as_deref().and_then(|v| self.check(v, "initialize", message)) {
             return Route::Refuse(error);
         }
+        // Kept for the session (a `Value`) only once it is offered or answered.
         let Some(info) = &self.info else {
-            return Route::Offer(Offered::Initialize(params.clone()));
+            return Route::Offer(Offered::Initialize(message.params.map(super::wire::value)));
         };
         let Some(version) = answer else {
             // A server of per-request versions alone has no handshake to offer.
             return refuse(METHOD_NOT_FOUND, format!("Method not found: initialize (this server serves {} per request)", info.versions.join(", ")));
         };
         let result = info.initialize_result(&version);
+        let params = message.params.map(super::wire::value);
         self.version = Some(version);
         self.client_declared = capability_names(params.as_ref());
-        self.initialize = params.clone();
+        self.initialize = params;
         self.lifecycle = Lifecycle::Initialized;
         Route::Answer(result)
     }
 
-    fn session(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
+    fn session(&mut self, method: &str, message: Message<'_>) -> Route<Offered> {
         let version = self.version.clone().unwrap_or_default();
-        if let Some(error) = self.check(&version, id, method, params) {
+        if let Some(error) = self.check(&version, method, message) {
             return Route::Refuse(error);
         }
         if method != "logging/setLevel" {
@@ -439,7 +442,7 @@ impl ServerSide {
         if self.info.as_ref().is_some_and(|i| !i.has_capability("logging")) {
             return refuse(METHOD_NOT_FOUND, "Method not found: logging/setLevel (the server did not declare `logging`)".into());
         }
-        match read_level(Some(params.as_ref().and_then(|p| p.get("level")).unwrap_or(&Value::Null)), "/params/level") {
+        match read_level(Some(message.param("level")), "/params/level") {
             Ok(level) => {
                 self.log_level = level;
                 Route::Answer(Value::Object(Map::new()))
@@ -449,10 +452,9 @@ impl ServerSide {
     }
 
     /// A request of a client that sent no `initialize` (2026-07-28).
-    fn per_request(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Offered> {
+    fn per_request(&mut self, method: &str, message: Message<'_>) -> Route<Offered> {
         let Some(info) = &self.info else { return refuse(INVALID_REQUEST, "Invalid Request: no initialize".into()) };
-        let meta = params.as_ref().and_then(|p| p.get("_meta"));
-        let version = match meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str) {
+        let version = match message.meta(PROTOCOL_VERSION_META_KEY).and_then(Node::as_str) {
             None => return refuse(INVALID_PARAMS, format!("Invalid params: params._meta needs the string `{PROTOCOL_VERSION_META_KEY}`")),
             Some(v) if info.per_request_versions().contains(&v) => v.to_owned(),
             // Every version served, handshake ones included, so the client can fall back to `initialize`.
@@ -465,38 +467,35 @@ impl ServerSide {
         if matches!(method, "ping" | "logging/setLevel" | "initialize") {
             return refuse(METHOD_NOT_FOUND, format!("Method not found: {method} (protocol version {version})"));
         }
-        if let Some(error) = self.check(&version, id, method, params) {
+        if let Some(error) = self.check(&version, method, message) {
             return Route::Refuse(error);
         }
         if method == "server/discover" {
             return Route::Answer(info.discover_result());
         }
-        let meta = params.as_ref().and_then(|p| p.get("_meta"));
-        let log_level = match meta.and_then(|m| m.get(LOG_LEVEL_META_KEY)) {
+        let log_level = match message.meta(LOG_LEVEL_META_KEY) {
             None => None,
-            Some(level) => match read_level(Some(level), &format!("/params/_meta/{}", LOG_LEVEL_META_KEY.replace('/', "~1"))) {
+            Some(level) => match read_level(Some(Some(level)), &format!("/params/_meta/{}", LOG_LEVEL_META_KEY.replace('/', "~1"))) {
                 Ok(level) => level,
                 Err(error) => return Route::Refuse(error),
             },
         };
-        let capabilities = meta.and_then(|m| m.get(CLIENT_CAPABILITIES_META_KEY)).cloned().unwrap_or_else(|| json!({}));
+        let capabilities = message.meta(CLIENT_CAPABILITIES_META_KEY).map_or_else(|| json!({}), super::wire::value);
         let entry = PerRequest { version, method: method.to_owned(), capabilities, log_level };
         Route::Offer(Offered::PerRequest(entry))
     }
 }
 
-fn carries_version(params: Option<&Value>) -> bool {
-    params.and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).is_some()
-}
-
 /// A level the spec names; anything else is -32602 (with validation off too: a level the server
-/// cannot order must not silence or flood the log). `Ok(None)` only for a missing level.
-fn read_level(level: Option<&Value>, pointer: &str) -> Result<Option<LogLevel>, RpcError> {
+/// cannot order must not silence or flood the log). `Ok(None)` only for a missing level; a
+/// `Some(None)` level is the key's absence where one is required (read as `null`).
+fn read_level(level: Option<Option<Node<'_>>>, pointer: &str) -> Result<Option<LogLevel>, RpcError> {
     let Some(level) = level else { return Ok(None) };
-    match level.as_str().and_then(LogLevel::parse) {
+    match level.and_then(Node::as_str).and_then(LogLevel::parse) {
         Some(l) => Ok(Some(l)),
         None => {
-            let message = format!("`{}` is not a log level (debug, info, notice, warning, error, critical, alert, emergency)", level.to_string().chars().take(64).collect::<String>());
+            let shown = level.map_or_else(|| "null".to_owned(), |l| l.to_string());
+            let message = format!("`{}` is not a log level (debug, info, notice, warning, error, critical, alert, emergency)", shown.chars().take(64).collect::<String>());
             let data = json!({"violations": [{"pointer": pointer, "rule": "enum", "message": message}], "omitted": 0});
             Err(RpcError { code: INVALID_PARAMS, message: format!("Invalid params: {pointer}: [enum] {message}"), data: Some(data) })
         }

@@ -52,6 +52,7 @@ mod bounds;
 #[cfg(feature = "v2025-11-25")]
 mod batch;
 mod server_role;
+mod tree_read;
 
 #[cfg(feature = "v2025-11-25")]
 mod client {

@@ -1,18 +1,22 @@
 // Reading one line as a JSON-RPC message at the envelope level, for any protocol version, and
-// writing the few messages the engine writes itself. Params and results stay `Value`s: the
-// application reads them as its version's types.
+// writing the few messages the engine writes itself. A line is parsed once, into a compact tree
+// (`tree::Doc`: 8 bytes per value and key, strings borrowed from the line); it is classified and
+// validated on that tree, and only what reaches the application (params, results) is made a
+// `Value`, which its version's types read.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::{Dropped, Id};
 use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::tree::{Doc, Kind, Node};
 use mcp_spec_types::write::WriteJson;
 
-/// One message, classified by the JSON-RPC envelope.
-pub(crate) enum Incoming {
-    Request { id: Id, method: String, params: Option<Value> },
-    Notification { method: String, params: Option<Value> },
-    Result { id: Id, result: Value },
+/// One message, classified by the JSON-RPC envelope; its parts are nodes of the line's tree.
+pub(crate) enum Incoming<'d> {
+    Request { id: Id, method: &'d str, params: Option<Node<'d>>, message: Node<'d> },
+    Notification { method: &'d str, params: Option<Node<'d>> },
+    Result { id: Id, result: Node<'d> },
     Error { id: Option<Id>, error: RpcError },
 }
 
@@ -25,26 +29,47 @@ pub(crate) struct Unreadable {
     pub answer: Option<Option<Id>>,
 }
 
-pub(crate) fn classify(line: &[u8]) -> Result<Incoming, Unreadable> {
-    let value: Value = serde_json::from_slice(line).map_err(|e| Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) })?;
-    classify_value(value)
+/// The line's tree; what serde_json says of a line that is no JSON (its own words, the tree's error).
+pub(crate) fn parse(line: &[u8]) -> Result<Doc<'_>, Unreadable> {
+    Doc::parse_slice(line).map_err(|e| Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) })
 }
 
-/// [`classify`] for a message already read (a member of a batch).
-pub(crate) fn classify_value(value: Value) -> Result<Incoming, Unreadable> {
-    let mut o = match value {
-        Value::Object(o) => o,
+/// An id as JSON-RPC gives it: a string, or a number that is an `i64`.
+pub(crate) fn id_of(node: Node<'_>) -> Option<Id> {
+    match node.kind() {
+        Kind::Number(n) => n.as_i64().map(Id::Number),
+        Kind::String(s) => Some(Id::String(s.to_owned())),
+        _ => None,
+    }
+}
+
+/// Classifies one message: a line's root, or a member of a batch.
+pub(crate) fn classify(node: Node<'_>) -> Result<Incoming<'_>, Unreadable> {
+    let o = match node.kind() {
+        Kind::Object(o) => o,
         // Batches are taken apart by the endpoint, in a 2025-03-26 session only.
-        Value::Array(_) => return Err(Unreadable { reason: Dropped::Malformed("a JSON-RPC batch, which only protocol version 2025-03-26 has"), answer: Some(None) }),
+        Kind::Array(_) => return Err(Unreadable { reason: Dropped::Malformed("a JSON-RPC batch, which only protocol version 2025-03-26 has"), answer: Some(None) }),
         _ => return Err(Unreadable { reason: Dropped::Malformed("not a JSON object"), answer: Some(None) }),
     };
-    let has_method = o.contains_key("method");
-    let has_id = o.contains_key("id");
+    // One pass over the envelope's keys (a repeated key: its last value, as a `Value` keeps).
+    let (mut jsonrpc, mut method, mut id, mut params, mut result, mut error) = (None, None, None, None, None, None);
+    for (key, value) in o.iter() {
+        match key {
+            "jsonrpc" => jsonrpc = Some(value),
+            "method" => method = Some(value),
+            "id" => id = Some(value),
+            "params" => params = Some(value),
+            "result" => result = Some(value),
+            "error" => error = Some(value),
+            _ => {}
+        }
+    }
+    let (has_method, has_id) = (method.is_some(), id.is_some());
     // Older versions' peers answer what they could not read with `"id": null`.
-    let null_id = o.get("id") == Some(&Value::Null);
-    let is_response = !has_method && (o.contains_key("result") || o.contains_key("error"));
+    let null_id = id.is_some_and(Node::is_null);
+    let is_response = !has_method && (result.is_some() || error.is_some());
     // An id that does not read still makes a request of it, answered with a null id.
-    let id = o.remove("id").and_then(Id::from_value);
+    let id = id.and_then(id_of);
     let answer = match (has_method, has_id) {
         (true, true) => Some(id.clone()),
         (true, false) => None,
@@ -52,34 +77,42 @@ pub(crate) fn classify_value(value: Value) -> Result<Incoming, Unreadable> {
         (false, _) => Some(None),
     };
     let bad = |reason: &'static str| Unreadable { reason: Dropped::Malformed(reason), answer: answer.clone() };
-    if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+    if jsonrpc.and_then(Node::as_str) != Some("2.0") {
         return Err(bad("`jsonrpc` is not \"2.0\""));
     }
     if has_id && id.is_none() && !(is_response && null_id) {
         return Err(bad("`id` is not a string or an integer"));
     }
     if is_response {
-        return match (o.remove("result"), o.remove("error"), id) {
+        return match (result, error, id) {
             (Some(result), None, Some(id)) => Ok(Incoming::Result { id, result }),
             (Some(_), None, None) => Err(bad("a result without an id")),
-            (None, Some(error), id) => match serde_json::from_value::<RpcError>(error) {
+            (None, Some(error), id) => match RpcError::deserialize(error) {
                 Ok(error) => Ok(Incoming::Error { id, error }),
                 Err(_) => Err(bad("`error` is not a JSON-RPC error object")),
             },
             _ => Err(bad("a response sets both `result` and `error`")),
         };
     }
-    let Some(Value::String(method)) = o.remove("method") else {
+    let Some(method) = method.and_then(Node::as_str) else {
         return Err(bad(if has_method { "`method` is not a string" } else { "neither a request, a notification nor a response" }));
     };
-    let params = match o.remove("params") {
-        p @ (None | Some(Value::Object(_))) => p,
-        Some(_) => return Err(bad("`params` is not an object")),
-    };
+    if params.is_some_and(|p| !p.is_object()) {
+        return Err(bad("`params` is not an object"));
+    }
     Ok(match id {
-        Some(id) => Incoming::Request { id, method, params },
+        Some(id) => Incoming::Request { id, method, params, message: node },
         None => Incoming::Notification { method, params },
     })
+}
+
+/// What a `Value` of this JSON would be; for the parts handed to the application. Read through
+/// the tree's `Deserializer`: measured the fastest way on the engine bench's messages (the
+/// answer's `result`: 0.71 us, against 0.93 for `Node::to_value` and 1.2 for reading the node's
+/// text again with serde_json or the crate's reader).
+pub(crate) fn value(node: Node<'_>) -> Value {
+    // A `Value` takes any JSON; the fallback is never taken.
+    Value::deserialize(node).unwrap_or_else(|_| node.to_value())
 }
 
 fn envelope() -> Map<String, Value> {

@@ -74,7 +74,7 @@ impl Bridge {
         if client_new && !server_new {
             let caps = value.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(CLIENT_CAPABILITIES_META_KEY));
             if let (Some(caps), Some(init)) = (caps, &self.init_caps) {
-                if caps != init {
+                if !super::elide::same(caps, init) {
                     what.push("its clientCapabilities differ from those the server was initialized with, which the server keeps".into());
                 }
             }

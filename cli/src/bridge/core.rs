@@ -9,9 +9,11 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
+use bytes::Bytes;
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY};
 use serde_json::{json, Map, Value};
 
+use super::elide::{self, NotRead};
 use super::record::{Counts, Leg, Note, Record, Verdict};
 use super::shape::{self, Refusal};
 use crate::bounded::{Capped, Weigh};
@@ -33,10 +35,10 @@ const PENDING_BYTES: usize = 64 << 20;
 /// What one line gave.
 #[derive(Debug, Default)]
 pub struct Output {
-    pub to_client: Vec<Vec<u8>>,
+    pub to_client: Vec<Bytes>,
     /// For each line of `to_client`: whether it answers a request, and of which client exchange.
     pub replies: Vec<Reply>,
-    pub to_server: Vec<Vec<u8>>,
+    pub to_server: Vec<Bytes>,
     pub records: Vec<Record>,
 }
 
@@ -133,9 +135,12 @@ pub struct Bridge {
     /// Input request keys handed to a 2026-07-28 client: key -> (the server request's id, its method, the waiting request's key).
     pub(super) keys: HashMap<String, (Value, String, String)>,
     pub counts: Counts,
+    /// The buffer the line being read is a slice of, when the caller handed it over: a long line's
+    /// recording shares it instead of a copy.
+    owner: Option<Bytes>,
 }
 
-/// A request id as a map key (its JSON text).
+/// A request id as a map key: its JSON text.
 pub(super) fn key(id: &Value) -> String {
     id.to_string()
 }
@@ -174,6 +179,7 @@ impl Bridge {
             init_result: None,
             keys: HashMap::new(),
             counts: Counts::default(),
+            owner: None,
         }
     }
 
@@ -217,13 +223,19 @@ impl Bridge {
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
+        self.note_shared(out, leg, dir, elide::shared(bytes), verdict, method, what, row);
+    }
+
+    /// [`Bridge::note`] of bytes the output shares (a line passed unchanged is copied once).
+    #[allow(clippy::too_many_arguments)]
+    fn note_shared(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: Bytes, verdict: Verdict, method: &str, what: String, row: Option<String>) {
         let note = Note { verdict, method: method.to_string(), what, row };
         self.counts.add(&note);
-        out.records.push(Record { leg, dir, bytes: bytes.to_vec(), note: Some(note) });
+        out.records.push(Record { leg, dir, bytes, note: Some(note) });
     }
 
     pub(super) fn send_server(&self, out: &mut Output, msg: &Value) {
-        let bytes = serde_json::to_vec(msg).unwrap_or_default();
+        let bytes = Bytes::from(elide::to_vec(msg));
         out.records.push(Record { leg: Leg::Server, dir: Direction::ClientToServer, bytes: bytes.clone(), note: None });
         out.to_server.push(bytes);
     }
@@ -233,7 +245,7 @@ impl Bridge {
         if msg.get("method").is_none() {
             self.send_answer(out, msg, self.tag);
         } else {
-            let bytes = serde_json::to_vec(msg).unwrap_or_default();
+            let bytes = Bytes::from(elide::to_vec(msg));
             out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
             out.to_client.push(bytes);
             out.replies.push(Reply::Other);
@@ -242,7 +254,7 @@ impl Bridge {
 
     /// A message for the client that answers a request of client exchange `tag`.
     pub(super) fn send_answer(&self, out: &mut Output, msg: &Value, tag: Option<u64>) {
-        let bytes = serde_json::to_vec(msg).unwrap_or_default();
+        let bytes = Bytes::from(elide::to_vec(msg));
         out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
         out.to_client.push(bytes);
         out.replies.push(Reply::Answer(tag));
@@ -255,6 +267,22 @@ impl Bridge {
         self.from_client_at(line, None)
     }
 
+    /// [`Bridge::from_client_at`] of a line the caller hands over (not copied for the recording).
+    pub fn from_client_shared(&mut self, line: Bytes, tag: Option<u64>) -> Output {
+        self.owner = Some(line.clone());
+        let out = self.from_client_at(&line, tag);
+        self.owner = None;
+        out
+    }
+
+    /// [`Bridge::from_server`] of a line the caller hands over.
+    pub fn from_server_shared(&mut self, line: Bytes) -> Output {
+        self.owner = Some(line.clone());
+        let out = self.from_server(&line);
+        self.owner = None;
+        out
+    }
+
     /// A line from the client that came in client exchange `tag` (an HTTP POST): the answers to
     /// its requests are marked with it in [`Output::answers`], whatever ids its client chose.
     pub fn from_client_at(&mut self, line: &[u8], tag: Option<u64>) -> Output {
@@ -264,22 +292,23 @@ impl Bridge {
         if line.is_empty() {
             return out;
         }
-        if let Err(e) = crate::cost::check(line) {
-            self.too_costly(&mut out, Leg::Client, line, &e);
-            return out;
-        }
         if self.phase == Phase::Same {
             return self.pass(line, Leg::Client);
         }
-        let msg = match parse(line) {
+        let (mut msg, parts) = match elide::read(line) {
             Ok(m) => m,
-            Err(why) => {
+            Err(NotRead::Costly(e)) => {
+                self.too_costly(&mut out, Leg::Client, line, &e);
+                return out;
+            }
+            Err(NotRead::Invalid(why)) => {
                 self.note(&mut out, Leg::Client, Direction::ClientToServer, line, Verdict::Refused, "(not a message)", why.clone(), None);
                 let code = if why.starts_with("not JSON") { PARSE_ERROR } else { INVALID_REQUEST };
                 self.send_client(&mut out, &error_response(Value::Null, code, format!("mcp-schema bridge: {why}")));
                 return out;
             }
         };
+        let _parts = elide::Scope::set(parts, line, self.owner.as_ref());
         if self.phase == Phase::Start {
             self.start(&msg);
             if self.phase == Phase::Same {
@@ -289,6 +318,9 @@ impl Bridge {
         if self.phase == Phase::Initializing {
             if self.init_caps.is_none() {
                 // First line of a 2026-07-28 client: the bridge initializes the server first.
+                if !self.whole(&mut msg, Leg::Client, line, &mut out) {
+                    return out;
+                }
                 self.initialize_server(&msg, &mut out);
             }
             if self.held.len() < HELD_MAX && self.held.iter().map(|(l, _)| l.len()).sum::<usize>() + line.len() <= HELD_BYTES {
@@ -358,12 +390,13 @@ impl Bridge {
             },
             None => "(not a message)".into(),
         };
-        self.note(&mut out, from, dir, line, Verdict::Forwarded, &method, String::new(), None);
-        out.records.push(Record { leg: to, dir, bytes: line.to_vec(), note: None });
+        let bytes = elide::share(self.owner.as_ref(), line);
+        self.note_shared(&mut out, from, dir, bytes.clone(), Verdict::Forwarded, &method, String::new(), None);
+        out.records.push(Record { leg: to, dir, bytes: bytes.clone(), note: None });
         match from {
-            Leg::Client => out.to_server.push(line.to_vec()),
+            Leg::Client => out.to_server.push(bytes),
             Leg::Server => {
-                out.to_client.push(line.to_vec());
+                out.to_client.push(bytes);
                 let answer = head.is_some_and(|h| h.method.is_none() && h.id().is_some());
                 out.replies.push(if answer { Reply::Answer(None) } else { Reply::Other });
             }
@@ -422,7 +455,8 @@ impl Bridge {
         let tag = self.tag;
         while let Some((line, held_tag)) = self.held.pop_front() {
             self.tag = held_tag;
-            if let Ok(msg) = parse(&line) {
+            if let Ok((msg, parts)) = elide::read(&line) {
+                let _parts = elide::Scope::set(parts, &line, None);
                 self.client_message(&line, msg, out);
             }
         }
@@ -430,11 +464,22 @@ impl Bridge {
     }
 
     /// One client message once both legs' versions are known.
-    fn client_message(&mut self, line: &[u8], msg: Map<String, Value>, out: &mut Output) {
+    fn client_message(&mut self, line: &[u8], mut msg: Map<String, Value>, out: &mut Output) {
         if self.phase == Phase::Failed {
             let error = self.init_result.as_ref().and_then(|r| r.get("error")).cloned().unwrap_or(Value::Null);
             let r = Refusal::new(format!("the server refused the bridge's `initialize`: {}", crate::bounded::clip(&error.to_string())));
             return self.refuse(out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
+        }
+        // What the bridge answers itself or keeps past this line is read whole.
+        let kept = match msg.get("method").and_then(Value::as_str) {
+            Some(m) => {
+                matches!(m, "ping" | "logging/setLevel" | "server/discover" | "initialize" | "notifications/initialized" | "notifications/cancelled")
+                    || msg.get("params").and_then(|p| p.get("inputResponses")).is_some()
+            }
+            None => msg.get("id").is_some_and(|id| matches!(self.down.get(&key(id)), Some(Down::Input { .. }))),
+        };
+        if kept && !self.whole(&mut msg, Leg::Client, line, out) {
+            return;
         }
         if msg.contains_key("method") {
             self.request_or_notification_from_client(line, msg, out);
@@ -453,20 +498,33 @@ impl Bridge {
         if line.is_empty() {
             return out;
         }
-        if let Err(e) = crate::cost::check(line) {
-            self.too_costly(&mut out, Leg::Server, line, &e);
-            return out;
-        }
         if self.phase == Phase::Same {
             return self.pass(line, Leg::Server);
         }
-        let msg = match parse(line) {
+        let (mut msg, parts) = match elide::read(line) {
             Ok(m) => m,
-            Err(why) => {
+            Err(NotRead::Costly(e)) => {
+                self.too_costly(&mut out, Leg::Server, line, &e);
+                return out;
+            }
+            Err(NotRead::Invalid(why)) => {
                 self.note(&mut out, Leg::Server, Direction::ServerToClient, line, Verdict::Dropped, "(not a message)", why, None);
                 return out;
             }
         };
+        let _parts = elide::Scope::set(parts, line, self.owner.as_ref());
+        // What the bridge answers itself or keeps past this line is read whole.
+        let (client_new, server_new) = (self.is_per_request(self.client_v()), self.is_per_request(self.server));
+        let kept = if msg.contains_key("method") {
+            msg.contains_key("id") && client_new && !server_new
+        } else {
+            let up = msg.get("id").and_then(|id| self.up.get(&key(id)));
+            let input = msg.get("result").and_then(|r| r.get("resultType")).and_then(Value::as_str) == Some("input_required");
+            up.is_some_and(|u| matches!(u.kind, UpKind::OwnInitialize | UpKind::Discover) || u.awaiting_retry || input)
+        };
+        if kept && !self.whole(&mut msg, Leg::Server, line, &mut out) {
+            return out;
+        }
         if msg.contains_key("method") {
             self.request_or_notification_from_server(line, msg, &mut out);
         } else {
@@ -492,38 +550,6 @@ impl Bridge {
     /// The client leg's version index (the server's until known).
     pub(super) fn client_v(&self) -> usize {
         self.client.unwrap_or(self.server)
-    }
-
-    /// The `initialize` result a client before 2026-07-28 gets from the server's `server/discover` result.
-    pub(super) fn initialize_from_discover(&self, discover: &Value) -> Value {
-        let client = self.client_v();
-        let (from, to) = (&self.infos[self.server], &self.infos[client]);
-        let caps = discover.get("capabilities").cloned().unwrap_or_else(|| json!({}));
-        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
-        let info = discover.get("_meta").and_then(|m| m.get(SERVER_INFO_META_KEY)).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
-        let info = info.unwrap_or_else(|| json!({"name": "mcp-schema-bridge", "version": env!("CARGO_PKG_VERSION")}));
-        let mut result = json!({"protocolVersion": VERSIONS[client].name, "capabilities": caps, "serverInfo": info});
-        if let Some(i) = discover.get("instructions") {
-            result["instructions"] = i.clone();
-        }
-        result
-    }
-
-    /// The `server/discover` result a 2026-07-28 client gets from the server's `initialize` result.
-    pub(super) fn discover_from_initialize(&self) -> Value {
-        let client = self.client_v();
-        let init = self.init_result.clone().unwrap_or_else(|| json!({}));
-        let (from, to) = (&self.infos[self.server], &self.infos[client]);
-        let caps = init.get("capabilities").cloned().unwrap_or_else(|| json!({}));
-        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
-        let mut result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": [VERSIONS[client].name], "capabilities": caps});
-        if let Some(info) = init.get("serverInfo").cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok()) {
-            result["_meta"] = json!({ SERVER_INFO_META_KEY: info });
-        }
-        if let Some(i) = init.get("instructions") {
-            result["instructions"] = i.clone();
-        }
-        result
     }
 }
 
@@ -557,18 +583,6 @@ fn trim(line: &[u8]) -> &[u8] {
     let end = line.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
     let line = &line[..end];
     line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line)
-}
-
-/// A JSON-RPC message object, or why not (a batch is refused: no version after 2025-03-26 has one).
-/// `jsonrpc` must be `"2.0"`: the conversions keep it as it came, so the other side would get it too.
-pub(super) fn parse(line: &[u8]) -> Result<Map<String, Value>, String> {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(o)) if o.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => Ok(o),
-        Ok(Value::Object(_)) => Err("not a JSON-RPC 2.0 message: `jsonrpc` is not \"2.0\"".into()),
-        Ok(Value::Array(_)) => Err("a JSON-RPC batch: the bridge passes single messages only".into()),
-        Ok(_) => Err("a JSON-RPC message is an object".into()),
-        Err(e) => Err(format!("not JSON: {e}")),
-    }
 }
 
 /// The id of a request (not of a response).

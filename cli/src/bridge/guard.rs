@@ -1,10 +1,14 @@
-//! A message whose value tree would pass its budget ([`crate::cost`]) is refused unread: a
-//! request gets a JSON-RPC error, an answer the bridge waits for becomes an error for whoever
-//! waits for it, anything else is dropped; each is a line of its leg with the reason.
+//! The cost guard, where the bridge still makes a whole `Value` of a message: a long line whose
+//! skeleton is itself big (`elide.rs`), or whose parts must be read whole (what the bridge answers
+//! itself or keeps past the line, a conversion that does not carry a part as it is). Such a
+//! message whose value tree would pass its budget ([`crate::cost`]) is refused unread: a request
+//! gets a JSON-RPC error, an answer the bridge waits for becomes an error for whoever waits for
+//! it, anything else is dropped; each is a line of its leg with the reason.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::core::{error_response, key, Bridge, Down, Output, UpKind, INTERNAL_ERROR, INVALID_REQUEST};
+use super::elide;
 use super::record::{Leg, Verdict};
 use crate::cost::TooCostly;
 use crate::vocab::Direction;
@@ -45,5 +49,24 @@ impl Bridge {
                 None => {}
             },
         }
+    }
+
+    /// `msg` with its long line's parts in place (`elide.rs`), for what the bridge answers itself
+    /// or keeps; `false`: they are too costly as a tree, and the line was refused unread.
+    pub(super) fn whole(&mut self, msg: &mut Map<String, Value>, leg: Leg, line: &[u8], out: &mut Output) -> bool {
+        if !elide::active() {
+            return true;
+        }
+        let mut v = Value::Object(std::mem::take(msg));
+        if let Err(e) = elide::materialize(&mut v) {
+            // The whole line's scan says it with the message's id.
+            let e = crate::cost::check(line).err().unwrap_or(e);
+            self.too_costly(out, leg, line, &e);
+            return false;
+        }
+        if let Value::Object(o) = v {
+            *msg = o;
+        }
+        true
     }
 }

@@ -1,6 +1,7 @@
 //! The bridge core facing clients it cannot trust to choose ids well, to wait for what they asked,
 //! or to send messages of a sane cost: ids rewritten upstream (issue 42, M4 and L5), a
-//! cancellation that ends an input round (M5), messages refused by their tree's cost (H1).
+//! cancellation that ends an input round (M5), messages of many small objects (H1: passed since the
+//! compact tree, refused only where a whole `Value` is still needed).
 
 use serde_json::{json, Value};
 
@@ -107,24 +108,68 @@ fn costly(head: &str, tail: &str) -> Vec<u8> {
     text
 }
 
+/// The bytes a `Value` of `bytes` is written as (keys sorted): what the bridge writes.
+fn as_value_writes(bytes: &[u8]) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::from_slice::<Value>(bytes).unwrap()).unwrap()
+}
+
 #[test]
-fn a_message_too_costly_as_a_tree_is_refused_unread() {
+fn a_message_of_many_small_objects_is_converted_and_one_that_must_be_read_whole_is_refused() {
     let mut b = older_client_with_a_2026_server();
-    // From the client: a request gets -32600 under its id, and nothing goes upstream.
-    let out = b.from_client(&costly(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a":["#, "]}}}"));
-    assert!(out.to_server.is_empty());
-    let error = values(&out.to_client).remove(0);
-    assert_eq!((&error["id"], &error["error"]["code"]), (&json!(7), &json!(-32600)));
-    assert!(error["error"]["message"].as_str().unwrap().contains("value tree would take"), "{error}");
-    assert_eq!(out.records[0].note.as_ref().unwrap().verdict, Verdict::Refused);
-    // From the server: the answer to the client's request becomes -32603 for the client.
-    let call = sent(&b.from_client(&line(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/list"}))));
-    let head = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"tools":["#, call["id"]);
+    // From the client: 4 MiB of small objects in the arguments (a free-form value, carried as it is)
+    // goes on converted, written as its whole `Value` would be.
+    let call = costly(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a":["#, "]}}}");
+    let out = b.from_client(&call);
+    assert_eq!((out.to_server.len(), out.to_client.len()), (1, 0));
+    assert_eq!(out.to_server[0], as_value_writes(&out.to_server[0]));
+    let up = sent(&out);
+    let original: Value = serde_json::from_slice(&call).unwrap();
+    assert_eq!(up["params"]["arguments"], original["params"]["arguments"]);
+    assert_eq!(up["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert_eq!(out.records[0].note.as_ref().unwrap().verdict, Verdict::Converted);
+    // From the server: a list of 4 MiB of small objects is a typed array, which the conversion
+    // reads whole: over its budget, the client's request gets -32603 saying why.
+    let list = sent(&b.from_client(&line(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/list"}))));
+    let head = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"tools":["#, list["id"]);
     let out = b.from_server(&costly(&head, "]}}"));
     let error = values(&out.to_client).remove(0);
     assert_eq!((&error["id"], &error["error"]["code"]), (&json!(8), &json!(-32603)));
-    // A big string costs about its bytes: it passes.
-    let blob = "A".repeat(24 << 20);
-    let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "x", "arguments": {"image": blob}}})));
-    assert_eq!(out.to_server.len(), 1);
+    assert!(error["error"]["message"].as_str().unwrap().contains("value tree would take"), "{error}");
+    // The answer to the call: a big string costs about its bytes; it passes, unchanged.
+    let blob = "QUJD".repeat(1 << 20);
+    let answer = json!({"jsonrpc": "2.0", "id": up["id"], "result": {"resultType": "complete", "content": [{"type": "image", "mimeType": "image/png", "data": blob}]}});
+    let out = b.from_server(&line(answer));
+    let back = values(&out.to_client).remove(0);
+    assert_eq!((&back["id"], &back["result"]["content"][0]["data"]), (&json!(7), &json!(blob)));
+    assert_eq!(out.to_client[0], as_value_writes(&out.to_client[0]));
+    // A long string in a typed field is checked as itself: bad base64 there is refused.
+    let call = sent(&b.from_client(&line(json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "x", "arguments": {}}}))));
+    let bad = format!("{}!", "QUJD".repeat(1 << 17));
+    let answer = json!({"jsonrpc": "2.0", "id": call["id"], "result": {"resultType": "complete", "content": [{"type": "image", "mimeType": "image/png", "data": bad}]}});
+    let error = values(&b.from_server(&line(answer)).to_client).remove(0);
+    assert_eq!((&error["id"], &error["error"]["code"]), (&json!(10), &json!(-32603)));
+    assert!(error["error"]["message"].as_str().unwrap().contains("base64: its length (524289)"), "{error}");
+}
+
+#[test]
+fn a_long_message_with_a_repeated_key_is_converted_as_a_value_reads_it() {
+    let mut b = older_client_with_a_2026_server();
+    // Last wins, at the top, in the arguments and inside the objects elided from the skeleton.
+    let head = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"first","arguments":{"z":0,"a":["#;
+    let mut call = head.as_bytes().to_vec();
+    while call.len() < 1 << 20 {
+        call.extend_from_slice(br#"{"k":1,"k":2},"#);
+    }
+    call.extend_from_slice(br#"{"k":3}],"z":9},"name":"x"},"id":9}"#);
+    let out = b.from_client(&call);
+    assert_eq!(out.to_server.len(), 1, "{:?}", out.records[0].note);
+    let up = sent(&out);
+    let original: Value = serde_json::from_slice(&call).unwrap();
+    assert_eq!((&up["params"]["name"], &up["params"]["arguments"]["z"]), (&json!("x"), &json!(9)));
+    assert_eq!(up["params"]["arguments"], original["params"]["arguments"]);
+    assert_eq!(up["params"]["arguments"]["a"][0], json!({"k": 2}));
+    assert_eq!(out.to_server[0], as_value_writes(&out.to_server[0]));
+    // Its answer goes to the client under the last `id`.
+    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": up["id"], "result": {"content": []}})));
+    assert_eq!(values(&out.to_client).remove(0)["id"], json!(9));
 }

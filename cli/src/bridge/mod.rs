@@ -9,6 +9,7 @@
 mod client;
 mod cancel;
 mod core;
+mod elide;
 mod guard;
 pub mod head;
 pub mod http;

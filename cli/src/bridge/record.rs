@@ -73,7 +73,7 @@ pub struct Record {
     pub leg: Leg,
     pub dir: Direction,
     /// The message's JSON text as it travelled; anything else as it travelled.
-    pub bytes: Vec<u8>,
+    pub bytes: bytes::Bytes,
     /// On the lines the bridge received (each gets one); `None` on what it sent.
     pub note: Option<Note>,
 }

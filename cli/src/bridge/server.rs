@@ -1,6 +1,7 @@
 //! The server's messages: answers to what the bridge sent it (the client's requests, converted, and
 //! the bridge's own `initialize` or `server/discover`), its requests and its notifications.
 
+use mcp_spec_types::negotiate::SERVER_INFO_META_KEY;
 use serde_json::{json, Map, Value};
 
 use super::core::{error_response, key, method_of, refusal_message, Bridge, Down, Output, UpKind, INTERNAL_ERROR, METHOD_NOT_FOUND};
@@ -119,5 +120,37 @@ impl Bridge {
                 self.send_answer(out, &error_response(client_id, INTERNAL_ERROR, refusal_message(&r)), up.tag);
             }
         }
+    }
+
+    /// The `initialize` result a client before 2026-07-28 gets from the server's `server/discover` result.
+    pub(super) fn initialize_from_discover(&self, discover: &Value) -> Value {
+        let client = self.client_v();
+        let (from, to) = (&self.infos[self.server], &self.infos[client]);
+        let caps = discover.get("capabilities").cloned().unwrap_or_else(|| json!({}));
+        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
+        let info = discover.get("_meta").and_then(|m| m.get(SERVER_INFO_META_KEY)).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
+        let info = info.unwrap_or_else(|| json!({"name": "mcp-schema-bridge", "version": env!("CARGO_PKG_VERSION")}));
+        let mut result = json!({"protocolVersion": VERSIONS[client].name, "capabilities": caps, "serverInfo": info});
+        if let Some(i) = discover.get("instructions") {
+            result["instructions"] = i.clone();
+        }
+        result
+    }
+
+    /// The `server/discover` result a 2026-07-28 client gets from the server's `initialize` result.
+    pub(super) fn discover_from_initialize(&self) -> Value {
+        let client = self.client_v();
+        let init = self.init_result.clone().unwrap_or_else(|| json!({}));
+        let (from, to) = (&self.infos[self.server], &self.infos[client]);
+        let caps = init.get("capabilities").cloned().unwrap_or_else(|| json!({}));
+        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
+        let mut result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": [VERSIONS[client].name], "capabilities": caps});
+        if let Some(info) = init.get("serverInfo").cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok()) {
+            result["_meta"] = json!({ SERVER_INFO_META_KEY: info });
+        }
+        if let Some(i) = init.get("instructions") {
+            result["instructions"] = i.clone();
+        }
+        result
     }
 }

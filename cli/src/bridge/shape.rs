@@ -4,9 +4,11 @@
 
 use mcp_spec_types::convert::{convert_json, target_type_name};
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
+use mcp_spec_types::tree::Doc;
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::{Map, Value};
 
+use super::elide;
 use crate::versions::{Info, Side};
 
 /// Why a message cannot reach the other side: the row of `generated/CONVERSIONS.md` when the
@@ -29,9 +31,21 @@ fn row(from: &str, to: &str, case: &str) -> String {
 
 /// `value`, a `source` of `from`, as a `target` of `to`: converted (through the versions between),
 /// then validated as `target` (errors only), so nothing the receiver's version rejects goes out.
-pub fn convert(from: &Info, to: &Info, source: &str, target: &str, value: Value) -> Result<Value, Refusal> {
+/// A value with markers of a long line's parts (`elide.rs`) is converted as it is when the
+/// conversion carries them unchanged, else whole (within the cost budget).
+pub fn convert(from: &Info, to: &Info, source: &str, target: &str, mut value: Value) -> Result<Value, Refusal> {
     if from.module.name == to.module.name {
         return Ok(value);
+    }
+    if elide::has_markers(&value) {
+        let run = |v: &Value| match convert_json(source, from.module.name, to.module.name, v) {
+            Some(Ok(c)) => Ok(c),
+            _ => Err(()),
+        };
+        if let Some(p) = elide::probe(&value, run) {
+            return validated(to, target, p.value, !p.untyped);
+        }
+        elide::materialize(&mut value).map_err(|e| Refusal::new(e.to_string()))?;
     }
     let converted = match convert_json(source, from.module.name, to.module.name, &value) {
         Some(Ok(v)) => v,
@@ -43,10 +57,21 @@ pub fn convert(from: &Info, to: &Info, source: &str, target: &str, value: Value)
         }
         None => return Err(Refusal::new(format!("{source} of {} has no conversion to {}", from.module.label, to.module.label))),
     };
+    validated(to, target, converted, false)
+}
+
+/// `converted` if `target`'s rules find no error in it. With markers of long strings in typed
+/// fields (`typed`), the rules are run on the tree of its text with those strings in place.
+fn validated(to: &Info, target: &str, converted: Value, typed: bool) -> Result<Value, Refusal> {
     let Some(ty) = (to.module.dynamic)(target) else {
         return Err(Refusal::new(format!("{} has no type `{target}`", to.module.label)));
     };
-    let report = (ty.validate)(&converted, &Options { max_violations: 4, ..Options::default() });
+    let options = Options { max_violations: 4, ..Options::default() };
+    let text = if typed { elide::validation_text(&converted) } else { None };
+    let report = match text.as_deref().map(Doc::parse_slice) {
+        Some(Ok(doc)) => (ty.validate_node)(doc.root(), &options),
+        _ => (ty.validate)(&converted, &options),
+    };
     match report.violations.iter().find(|v| v.severity == Severity::Error) {
         Some(v) => Err(Refusal::new(format!("{}: {} (in {}, after converting)", v.pointer, v.message, to.module.label))),
         None => Ok(converted),
@@ -68,7 +93,20 @@ pub fn sent_by(from: &Info, to: &Info, side: &Side, target: Option<&str>, union:
     if !missing {
         return Ok(());
     }
-    // The union's conversion names the row (`ClientRequest.PingRequest`).
+    // The union's conversion names the row (`ClientRequest.PingRequest`); read whole, if it fits.
+    let whole;
+    let msg = if elide::has_markers(msg) {
+        let mut v = msg.clone();
+        match elide::materialize(&mut v) {
+            Ok(()) => {
+                whole = v;
+                &whole
+            }
+            Err(_) => msg,
+        }
+    } else {
+        msg
+    };
     match convert_json(union, from.module.name, to.module.name, msg) {
         Some(Err(e)) if !e.case().is_empty() => {
             Err(Refusal { row: Some(row(e.from_version(), e.to_version(), e.case())), reason: format!("{}: {} has no `{method}` here", e.reason(), to.module.label) })

@@ -12,6 +12,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
+use bytes::Bytes;
+
 use super::record::{write_line, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
@@ -26,8 +28,8 @@ enum Recorded {
 /// The shared bridge and the queues its outputs go to.
 struct Wiring {
     bridge: Mutex<Bridge>,
-    to_client: Mutex<Option<SyncSender<Vec<u8>>>>,
-    to_server: Mutex<Option<SyncSender<Vec<u8>>>>,
+    to_client: Mutex<Option<SyncSender<Bytes>>>,
+    to_server: Mutex<Option<SyncSender<Bytes>>>,
     records: SyncSender<Recorded>,
     queued_bytes: Arc<AtomicUsize>,
     lost: AtomicU64,
@@ -38,9 +40,14 @@ struct Wiring {
 impl Wiring {
     /// One line through the bridge; its outputs queued in order (under the bridge's lock, so two
     /// sides' lines never overtake each other).
-    fn feed(&self, line: &[u8], from_client: bool) {
+    fn feed(&self, line: &[u8], owned: Option<Bytes>, from_client: bool) {
         let mut bridge = self.bridge.lock().unwrap_or_else(PoisonError::into_inner);
-        let out = if from_client { bridge.from_client(line) } else { bridge.from_server(line) };
+        let out = match (owned, from_client) {
+            (Some(b), true) => bridge.from_client_shared(b, None),
+            (Some(b), false) => bridge.from_server_shared(b),
+            (None, true) => bridge.from_client(line),
+            (None, false) => bridge.from_server(line),
+        };
         if let Some(to_client) = self.to_client.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
             for l in out.to_client {
                 let _ = to_client.send(l);
@@ -72,8 +79,8 @@ pub(crate) fn start(
     to_checker: SyncSender<CheckEvent>,
     record_error: Arc<Mutex<Option<String>>>,
 ) -> Traffic {
-    let (to_client, client_lines) = sync_channel::<Vec<u8>>(QUEUE_LINES);
-    let (to_server, server_lines) = sync_channel::<Vec<u8>>(QUEUE_LINES);
+    let (to_client, client_lines) = sync_channel::<Bytes>(QUEUE_LINES);
+    let (to_server, server_lines) = sync_channel::<Bytes>(QUEUE_LINES);
     let (records, from_bridge) = sync_channel(QUEUE_LINES);
     let queued_bytes = Arc::new(AtomicUsize::new(0));
     let wiring = Arc::new(Wiring { bridge: Mutex::new(Bridge::new(to)), to_client: Mutex::new(Some(to_client)), to_server: Mutex::new(Some(to_server)), records: records.clone(), queued_bytes: queued_bytes.clone(), lost: AtomicU64::new(0), client_done: AtomicBool::new(false) });
@@ -82,7 +89,7 @@ pub(crate) fn start(
     // The client's side is not joined: it may wait on stdin long after the server is gone.
     let w = wiring.clone();
     thread::spawn(move || {
-        read_lines(io::stdin().lock(), |line| w.feed(line, true));
+        read_lines(io::stdin().lock(), |line, owned| w.feed(line, owned, true));
         // The client is done: the server's stdin closes once its queue is written, unless the
         // bridge still owes the server something (its initialization, a retry): then after that.
         let bridge = w.bridge.lock().unwrap_or_else(PoisonError::into_inner);
@@ -93,7 +100,7 @@ pub(crate) fn start(
     });
     let w = wiring.clone();
     let server_side = thread::spawn(move || {
-        read_lines(server_out, |line| w.feed(line, false));
+        read_lines(server_out, |line, owned| w.feed(line, owned, false));
         // The server is done: what was queued for the client reaches it.
         w.to_client.lock().unwrap_or_else(PoisonError::into_inner).take();
         let _ = client_writer.join();
@@ -113,14 +120,19 @@ pub(crate) fn start(
     Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary, close_server_input }
 }
 
-/// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on stderr).
-fn read_lines(from: impl Read, mut each: impl FnMut(&[u8])) {
+/// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on
+/// stderr). A long line's buffer is handed over with it (the bridge shares it, not a copy).
+fn read_lines(from: impl Read, mut each: impl FnMut(&[u8], Option<Bytes>)) {
     let mut r = BufReader::with_capacity(1 << 16, from);
     let mut buf = Vec::with_capacity(1 << 16);
     loop {
         buf.clear();
         match read_line(&mut r, &mut buf, MAX_LINE) {
-            Ok(LineRead::Line) => each(&buf),
+            Ok(LineRead::Line) if buf.len() >= super::elide::ELIDE_LINE => {
+                let line = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(1 << 16)));
+                each(&line, Some(line.clone()));
+            }
+            Ok(LineRead::Line) => each(&buf, None),
             Ok(LineRead::TooLong(len)) => eprintln!("mcp-schema proxy: a line of {len} bytes is too long for the bridge (at most {MAX_LINE}); dropped"),
             Ok(LineRead::Eof) | Err(_) => return,
         }
@@ -132,7 +144,7 @@ fn read_lines(from: impl Read, mut each: impl FnMut(&[u8])) {
 
 /// Writes each queued line with its `\n`, flushing whenever the queue is empty; ends when the
 /// queue closes or the reader is gone.
-fn write_lines(from: Receiver<Vec<u8>>, to: impl Write) {
+fn write_lines(from: Receiver<Bytes>, to: impl Write) {
     let mut w = io::BufWriter::with_capacity(1 << 16, to);
     let mut next = from.recv().ok();
     while let Some(line) = next {
@@ -160,6 +172,7 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
         for r in records {
             number += 1;
             line.clear();
+            line.reserve(r.bytes.len() + 256);
             let _ = write_line(&mut line, &r);
             if let Some(w) = &mut record {
                 if let Err(e) = w.write_all(&line) {
@@ -167,9 +180,14 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
                     record = None;
                 }
             }
-            // The queue counted the message's bytes; the checker gets the wrapper line.
+            // The queue counted the message's bytes; the checker gets the wrapper line (moved: a
+            // long line is not copied again).
             queued_bytes.fetch_sub(r.bytes.len(), Ordering::Relaxed);
-            let bytes = line.strip_suffix(b"\n").unwrap_or(&line).to_vec();
+            drop(r);
+            let mut bytes = std::mem::take(&mut line);
+            if bytes.last() == Some(&b'\n') {
+                bytes.pop();
+            }
             let size = bytes.len();
             queued_bytes.fetch_add(size, Ordering::Relaxed);
             if to_checker.try_send(CheckEvent::Wrapped { number, stream: 0, bytes }).is_err() {

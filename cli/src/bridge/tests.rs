@@ -17,8 +17,8 @@ pub(super) fn line(v: Value) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
-pub(super) fn values(lines: &[Vec<u8>]) -> Vec<Value> {
-    lines.iter().map(|l| serde_json::from_slice(l).unwrap()).collect()
+pub(super) fn values(lines: &[impl AsRef<[u8]>]) -> Vec<Value> {
+    lines.iter().map(|l| serde_json::from_slice(l.as_ref()).unwrap()).collect()
 }
 
 /// Every record of a session, for checking the recording afterwards.

@@ -11,6 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use mcp_spec_types::convert::convert_json;
 use mcp_spec_types::negotiate::{Direction, PROTOCOL_VERSION_META_KEY};
+use mcp_spec_types::tree::{Doc, Kind, Node};
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::Value;
 
@@ -18,6 +19,7 @@ use super::rules::{BATCH, DIRECTION, METHOD, REFUSED, RESPONSE, SOURCE, TARGET_I
 use super::ConvertArgs;
 use crate::args::{CheckArgs, Protocol};
 use crate::check::Checker;
+use crate::rules::stream::LINE_TOO_COSTLY;
 use crate::vocab::{Diag, Outcome, PENDING_CAP};
 use crate::versions::{version_index, Info, Side, LATEST, VERSIONS};
 
@@ -160,9 +162,20 @@ impl Converter {
         // Parsed again rather than copied for the checker: its peak and the tree are not added up
         // (a 12 MB batch of 200,000 bad requests: 237 MB against 372 MB with a copy).
         let text = std::str::from_utf8(bytes).ok().map(|t| t.strip_prefix('\u{feff}').unwrap_or(t));
-        let Some(value) = text.and_then(|t| serde_json::from_str::<Value>(t).ok()) else {
+        // A line whose `Value` would pass the cost budget is read as its compact tree, and only its
+        // head (what following the stream's requests needs) is made a `Value`: it is not converted.
+        let costly = text.and_then(|t| crate::cost::check(t.as_bytes()).err());
+        let value = match (text, &costly) {
+            (Some(t), Some(_)) => Doc::parse(t).ok().map(|d| head(d.root(), 0)),
+            (Some(t), None) => serde_json::from_str::<Value>(t).ok(),
+            (None, _) => None,
+        };
+        let Some(value) = value else {
             return Some(Converted { value: None, outcome });
         };
+        if let (Some(e), false) = (&costly, outcome.failed()) {
+            push(&mut outcome, self.max_findings, refuse("", LINE_TOO_COSTLY.id, format!("{e}; not converted")));
+        }
         if outcome.failed() {
             // Followed for the stream's requests, not converted: the source's findings say why.
             self.follow_only = true;
@@ -314,6 +327,18 @@ impl Converter {
             o.insert("result".into(), result);
         }
         Some(msg)
+    }
+}
+
+/// What following the stream needs of a value (a message, a wrapper or a batch): its keys and
+/// scalars two levels deep, each deeper container empty (a big object past 64 keys too).
+fn head(n: Node, depth: usize) -> Value {
+    match n.kind() {
+        Kind::Object(o) if depth < 2 && (depth == 0 || o.len() <= 64) => Value::Object(o.iter().map(|(k, v)| (k.to_owned(), head(v, depth + 1))).collect()),
+        Kind::Array(a) if depth == 0 => Value::Array(a.iter().map(|v| head(v, 1)).collect()),
+        Kind::Object(_) => Value::Object(serde_json::Map::new()),
+        Kind::Array(_) => Value::Array(Vec::new()),
+        _ => n.to_value(),
     }
 }
 

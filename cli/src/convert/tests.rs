@@ -110,3 +110,21 @@ fn each_refusal_rule_has_a_case() {
     let tool = json!({"name": "t", "inputSchema": {"type": "object"}, "icons": [{"src": "javascript:x"}]});
     assert_eq!(rules("2026-07-28", json!({"type": "Tool", "protocol": "2025-11-25", "msg": tool})), ["convert.target-invalid"]);
 }
+
+/// A line whose `Value` would pass the cost budget is not converted, and not made a `Value`: its
+/// head is read from the compact tree, enough to follow its request to the answer.
+#[test]
+fn a_line_too_costly_as_a_value_is_followed_from_its_head() {
+    let mut c = converter("2025-06-18");
+    let mut line = br#"{"dir":"c2s","protocol":"2025-11-25","msg":{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x","arguments":{"a":["#.to_vec();
+    while line.len() < 4 << 20 {
+        line.extend_from_slice(br#"{"k":1},"#);
+    }
+    line.extend_from_slice(br#"{"k":1}]}}}}"#);
+    let r = c.convert_line(&line, 1).unwrap();
+    assert!(r.value.is_none() && r.outcome.diags.iter().any(|d| d.rule == "line.too-costly"), "{:?}", r.outcome.diags);
+    let answer = json!({"dir": "s2c", "protocol": "2025-11-25", "msg": {"jsonrpc": "2.0", "id": 5, "result": {"content": []}}});
+    let r = c.convert_line(&serde_json::to_vec(&answer).unwrap(), 2).unwrap();
+    assert!(r.value.is_some(), "{:?}", r.outcome.diags);
+    assert_eq!(r.value.unwrap()["msg"]["result"]["content"], json!([]));
+}

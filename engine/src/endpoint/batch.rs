@@ -8,12 +8,11 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use super::{Endpoint, Policy};
 use crate::{wire, Dropped, Event, Id};
 use mcp_spec_types::rpc::INVALID_REQUEST;
 use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::tree::Array;
 
 /// The one protocol version with batches.
 pub(crate) const VERSION: &str = "2025-03-26";
@@ -38,18 +37,15 @@ struct Open {
 }
 
 impl Endpoint {
-    pub(super) fn handle_batch<P: Policy>(&mut self, line: &[u8], side: &mut P) {
-        let members = match serde_json::from_slice::<Value>(line) {
-            Ok(Value::Array(members)) => members,
-            // Not JSON (a line that starts with `[` is JSON only as an array): -32700, as any line.
-            _ => return self.handle_message(wire::classify(line), side),
-        };
+    /// A line that is an array of messages, its members nodes of the line's tree.
+    pub(super) fn handle_batch<P: Policy>(&mut self, members: Array<'_>, side: &mut P) {
+        let count = members.len();
         // Each member may cause an event; the caller drained both queues before the line.
         let room = self.config.max_queued.saturating_sub(self.events.len().max(self.transmit.len()));
-        if members.is_empty() || members.len() > room {
-            let message = if members.is_empty() { "Invalid Request: an empty batch".to_owned() } else { format!("Invalid Request: a batch of more than {room} messages") };
+        if count == 0 || count > room {
+            let message = if count == 0 { "Invalid Request: an empty batch".to_owned() } else { format!("Invalid Request: a batch of more than {room} messages") };
             self.write_for(None, wire::error(None, side.null_id(), &RpcError { code: INVALID_REQUEST, message, data: None }));
-            let why = if members.is_empty() { "an empty batch" } else { "a batch of more messages than `Config::max_queued`" };
+            let why = if count == 0 { "an empty batch" } else { "a batch of more messages than `Config::max_queued`" };
             return self.events.push_back(Event::Dropped(Dropped::Malformed(why)));
         }
         let batch = self.batch.next;
@@ -57,7 +53,7 @@ impl Endpoint {
         self.batch.open.insert(batch, Open { waiting: 0, answers: Vec::new(), first: None });
         self.batch.reading = Some(batch);
         for member in members {
-            self.handle_message(wire::classify_value(member), side);
+            self.handle_message(wire::classify(member), side);
         }
         self.batch.reading = None;
         self.batch_done(batch);

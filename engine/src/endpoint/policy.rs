@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Endpoint, Pending, Route};
+use super::{Endpoint, Message, Pending, Route};
 use crate::{Answer, Error, Event, Failure, Id, Sent};
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::write::WriteJson;
@@ -20,15 +20,15 @@ pub trait Policy: Send + 'static {
     /// What the role keeps for a request it offered, once the in-flight table took it.
     type Kept;
 
-    /// What becomes of a request of the peer's (its id is not in flight). `params` is lent
-    /// mutably only so that validation can read the message without a copy: it is left as it was.
-    fn route(&mut self, id: &Id, method: &str, params: &mut Option<Value>) -> Route<Self::Kept>;
+    /// What becomes of a request of the peer's (its id is not in flight), read on the line's tree:
+    /// its `params` become a `Value` only once it is offered.
+    fn route(&mut self, id: &Id, method: &str, message: Message<'_>) -> Route<Self::Kept>;
 
     /// The request `id` is in flight and offered to the application.
     fn offered(&mut self, _id: &Id, _kept: Self::Kept) {}
 
     /// A notification the endpoint does not consume itself is about to be an event.
-    fn notified(&mut self, _method: &str, _params: Option<&Value>) {}
+    fn notified(&mut self, _method: &str) {}
 
     /// The answer to this side's request (out of the pending table).
     fn answered(&mut self, endpoint: &mut Endpoint, pending: Pending, outcome: Result<Value, Failure>) {

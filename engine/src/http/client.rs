@@ -240,5 +240,5 @@ impl ClientLoop for Connection {
 fn is_initialized_notification(line: &[u8]) -> bool {
     // Read only the lines that hold the name at all.
     line.windows(25).any(|w| w == b"notifications/initialized")
-        && serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|m| m.get("method").and_then(|v| v.as_str()) == Some("notifications/initialized"))
+        && mcp_spec_types::tree::Doc::parse_slice(line).is_ok_and(|m| m.root().get("method").and_then(|v| v.as_str()) == Some("notifications/initialized"))
 }

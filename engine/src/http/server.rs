@@ -88,6 +88,7 @@ use context::Answerer;
 use mcp_spec_types::negotiate::PROTOCOL_VERSION_META_KEY;
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::tree::{Doc, Node};
 use respond::{accepts, answer_or_stream, batch, host_allowed, json, origin_allowed, plain, sse, status_of, too_large, Reply};
 use session::Session;
 
@@ -316,10 +317,9 @@ impl<H: Handler> Shared<H> {
             Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
             Err(_) => return plain(StatusCode::BAD_REQUEST, "unreadable body"),
         };
-        let message: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let session = match self.session_of(&parts.headers) {
             Ok(Some(session)) => session,
-            Ok(None) => match self.new_session(&parts.headers, &message) {
+            Ok(None) => match self.new_session(&parts.headers, &body) {
                 Ok(session) => session,
                 Err(response) => return *response,
             },
@@ -426,9 +426,12 @@ impl<H: Handler> Shared<H> {
 
     /// A POST without a session: an `initialize` starts one (registered once answered), anything
     /// else is a 2026-07-28 request on its own, if the server serves that version.
-    fn new_session(&self, headers: &HeaderMap, message: &Value) -> Result<Arc<Session>, Box<Reply>> {
-        let meta_version = message.pointer("/params/_meta").and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str);
-        let initialize = message.get("method").and_then(Value::as_str) == Some("initialize") && meta_version.is_none();
+    /// The body is read here as a tree, for its method and `_meta` (the engine reads it again).
+    fn new_session(&self, headers: &HeaderMap, body: &[u8]) -> Result<Arc<Session>, Box<Reply>> {
+        let doc = Doc::parse_slice(body).ok();
+        let message = doc.as_ref().map(Doc::root);
+        let meta_version = message.and_then(|m| m.pointer("/params/_meta")).and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Node::as_str);
+        let initialize = message.and_then(|m| m.get("method")).and_then(Node::as_str) == Some("initialize") && meta_version.is_none();
         if initialize {
             let engine = Server::with_info(self.options.config.clone(), self.info.clone());
             return Ok(Arc::new(Session::new(engine, false, &self.options)));
@@ -439,7 +442,7 @@ impl<H: Handler> Shared<H> {
         let header = headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
         if let Some(meta) = meta_version.filter(|meta| header != Some(*meta)) {
             let message_text = format!("Header mismatch: MCP-Protocol-Version is {header:?}, params._meta names {meta:?}");
-            let answer = serde_json::json!({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": HEADER_MISMATCH, "message": message_text}});
+            let answer = serde_json::json!({"jsonrpc": "2.0", "id": message.and_then(|m| m.get("id")).map(Node::to_value), "error": {"code": HEADER_MISMATCH, "message": message_text}});
             let line = answer.to_string().into_bytes();
             if let Some(record) = &self.options.record {
                 (record.0)("s2c", None, &line);

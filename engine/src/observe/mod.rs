@@ -15,6 +15,8 @@
 //! Every table is bounded ([`ObserverConfig`]); a long string id or token is kept as a digest, so
 //! hostile ids cost a few bytes each. What a full table forgot is counted ([`Observer::forgotten`]):
 //! an id it forgot is no longer known, so "never seen" observations say whether anything was.
+//! A message is read from a `Value`'s map ([`Observer::observe`]) or from a compact tree's object
+//! ([`Observer::observe_node`], `mcp_spec_types::tree`), with the same observations.
 //!
 //! ```
 //! use mcp_spec_engine::observe::{Direction, Observation, Observer, ObserverConfig};
@@ -36,6 +38,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
+use mcp_spec_types::tree::{Node, Object};
 use serde_json::{Map, Value};
 
 use table::Key;
@@ -183,8 +186,57 @@ pub struct Observer<T = ()> {
     lifecycle: Lifecycle,
 }
 
-fn token_of(params: Option<&Value>) -> Option<Key> {
-    params?.get("_meta")?.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN).and_then(Key::of)
+/// What the observer reads of a message's parts: a `Value`, or a node of a `tree::Doc` (the same
+/// answers for the same JSON), so a caller that holds either reads nothing twice.
+pub(crate) trait Part<'a>: Copy {
+    fn get(self, key: &str) -> Option<Self>;
+    fn as_str(self) -> Option<&'a str>;
+    fn as_f64(self) -> Option<f64>;
+    /// The part as an id or a token (`None` for what is no id).
+    fn key(self) -> Option<Key>;
+}
+
+impl<'a> Part<'a> for &'a Value {
+    fn get(self, key: &str) -> Option<Self> {
+        Value::get(self, key)
+    }
+    fn as_str(self) -> Option<&'a str> {
+        Value::as_str(self)
+    }
+    fn as_f64(self) -> Option<f64> {
+        Value::as_f64(self)
+    }
+    fn key(self) -> Option<Key> {
+        Key::of(self)
+    }
+}
+
+impl<'a> Part<'a> for Node<'a> {
+    fn get(self, key: &str) -> Option<Self> {
+        Node::get(self, key)
+    }
+    fn as_str(self) -> Option<&'a str> {
+        Node::as_str(self)
+    }
+    fn as_f64(self) -> Option<f64> {
+        Node::as_f64(self)
+    }
+    fn key(self) -> Option<Key> {
+        Key::of_node(self)
+    }
+}
+
+/// The envelope's parts the model reads.
+struct Parts<P> {
+    method: Option<P>,
+    id: Option<P>,
+    params: Option<P>,
+    result: Option<P>,
+    error: bool,
+}
+
+fn token_of<'a, P: Part<'a>>(params: Option<P>) -> Option<Key> {
+    params?.get("_meta")?.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN).and_then(P::key)
 }
 
 impl<T: Weigh> Observer<T> {
@@ -201,20 +253,44 @@ impl<T: Weigh> Observer<T> {
     /// direction is unknown is taken as the client's when it is a request, and matched against
     /// both sides otherwise.
     pub fn observe(&mut self, at: u64, dir: Option<Direction>, message: &Map<String, Value>, attach: impl FnOnce() -> T) -> Seen<T> {
+        let parts = Parts { method: message.get("method"), id: message.get("id"), params: message.get("params"), result: message.get("result"), error: message.contains_key("error") };
+        self.see(at, dir, parts, attach)
+    }
+
+    /// [`observe`](Self::observe) for a message read as a compact tree (`tree::Doc`): the same
+    /// observations, with no `Value` of it (a repeated key counts with its last value, as in a
+    /// `Value`).
+    pub fn observe_node(&mut self, at: u64, dir: Option<Direction>, message: Object<'_>, attach: impl FnOnce() -> T) -> Seen<T> {
+        let mut parts = Parts { method: None, id: None, params: None, result: None, error: false };
+        for (key, value) in message.iter() {
+            match key {
+                "method" => parts.method = Some(value),
+                "id" => parts.id = Some(value),
+                "params" => parts.params = Some(value),
+                "result" => parts.result = Some(value),
+                "error" => parts.error = true,
+                _ => {}
+            }
+        }
+        self.see(at, dir, parts, attach)
+    }
+
+    fn see<'a, P: Part<'a>>(&mut self, at: u64, dir: Option<Direction>, message: Parts<P>, attach: impl FnOnce() -> T) -> Seen<T> {
         let mut seen = Seen { direction: dir, answered: None, observations: Vec::new() };
-        let method = match message.get("method") {
-            Some(Value::String(m)) => Some(m.as_str()),
-            // A `method` that is no string makes no message the model can follow.
-            Some(_) => return seen,
+        let method = match message.method {
+            Some(m) => match m.as_str() {
+                Some(m) => Some(m),
+                // A `method` that is no string makes no message the model can follow.
+                None => return seen,
+            },
             None => None,
         };
-        let id = message.get("id");
-        let params = message.get("params");
-        if method.is_none() && (message.contains_key("result") || message.contains_key("error")) {
+        let Parts { id, params, .. } = message;
+        if method.is_none() && (message.result.is_some() || message.error) {
             self.answer(at, dir, id, &mut seen);
-            if let (Some(a), Some(result)) = (&seen.answered, message.get("result")) {
+            if let (Some(a), Some(result)) = (&seen.answered, message.result) {
                 if a.initialize {
-                    self.lifecycle.version = result.get("protocolVersion").and_then(Value::as_str).filter(|v| v.len() <= 64).map(Into::into);
+                    self.lifecycle.version = result.get("protocolVersion").and_then(P::as_str).filter(|v| v.len() <= 64).map(Into::into);
                 }
             }
         }
@@ -269,14 +345,14 @@ impl<T: Weigh> Observer<T> {
         self.lifecycle.initialized
     }
 
-    fn answer(&mut self, at: u64, dir: Option<Direction>, id: Option<&Value>, seen: &mut Seen<T>) {
+    fn answer<'a, P: Part<'a>>(&mut self, at: u64, dir: Option<Direction>, id: Option<P>, seen: &mut Seen<T>) {
         // An answer travels the other way from its request.
         let dirs: &[Direction] = match dir {
             Some(Direction::ClientToServer) => &[Direction::ServerToClient],
             Some(Direction::ServerToClient) => &[Direction::ClientToServer],
             None => &BOTH,
         };
-        let Some(key) = id.and_then(Key::of) else {
+        let Some(key) = id.and_then(P::key) else {
             seen.observations.push(Observation::UnknownAnswer { forgotten: false });
             return;
         };
@@ -311,8 +387,8 @@ impl<T: Weigh> Observer<T> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn request(&mut self, at: u64, d: Direction, method: &str, id: &Value, params: Option<&Value>, attach: impl FnOnce() -> T, out: &mut Vec<Observation>) {
-        let Some(key) = Key::of(id) else { return };
+    fn request<'a, P: Part<'a>>(&mut self, at: u64, d: Direction, method: &str, id: P, params: Option<P>, attach: impl FnOnce() -> T, out: &mut Vec<Observation>) {
+        let Some(key) = id.key() else { return };
         let i = d.index();
         if let Some(e) = self.ended[i].get(&key) {
             out.push(Observation::ReusedId { request_at: e.request_at });
@@ -336,8 +412,8 @@ impl<T: Weigh> Observer<T> {
         }
     }
 
-    fn progress(&mut self, at: u64, dir: Option<Direction>, params: Option<&Value>, out: &mut Vec<Observation>) {
-        let Some(token) = params.and_then(|p| p.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN)).and_then(Key::of) else { return };
+    fn progress<'a, P: Part<'a>>(&mut self, at: u64, dir: Option<Direction>, params: Option<P>, out: &mut Vec<Observation>) {
+        let Some(token) = params.and_then(|p| p.get(mcp_spec_types::runtime::meta::PROGRESS_TOKEN)).and_then(P::key) else { return };
         // Progress travels the other way from its request.
         let dirs: &[Direction] = match dir {
             Some(Direction::ClientToServer) => &[Direction::ServerToClient],
@@ -356,7 +432,7 @@ impl<T: Weigh> Observer<T> {
             });
             return;
         };
-        let Some(progress) = params.and_then(|p| p.get("progress")).and_then(Value::as_f64) else { return };
+        let Some(progress) = params.and_then(|p| p.get("progress")).and_then(P::as_f64) else { return };
         let Some(req) = self.open[d.index()].get_mut(&id) else { return };
         if let Some((last, last_at)) = req.last {
             if progress <= last {
@@ -366,8 +442,8 @@ impl<T: Weigh> Observer<T> {
         req.last = Some((progress, at));
     }
 
-    fn cancelled(&mut self, at: u64, dir: Option<Direction>, params: Option<&Value>, out: &mut Vec<Observation>) {
-        let Some(key) = params.and_then(|p| p.get("requestId")).and_then(Key::of) else { return };
+    fn cancelled<'a, P: Part<'a>>(&mut self, at: u64, dir: Option<Direction>, params: Option<P>, out: &mut Vec<Observation>) {
+        let Some(key) = params.and_then(|p| p.get("requestId")).and_then(P::key) else { return };
         if dir != Some(Direction::ServerToClient) && self.lifecycle.initialize.as_ref().is_some_and(|(_, k)| k.as_ref() == Some(&key)) {
             out.push(Observation::CancelInitialize);
             return;
@@ -396,13 +472,13 @@ impl<T: Weigh> Observer<T> {
         }
     }
 
-    fn lifecycle(&mut self, at: u64, dir: Option<Direction>, method: Option<&str>, id: Option<&Value>, answers_initialize: bool, out: &mut Vec<Observation>) {
+    fn lifecycle<'a, P: Part<'a>>(&mut self, at: u64, dir: Option<Direction>, method: Option<&str>, id: Option<P>, answers_initialize: bool, out: &mut Vec<Observation>) {
         let l = &mut self.lifecycle;
         let first_at = *l.first_at.get_or_insert(at);
         let is_request = id.is_some() && method.is_some();
         if method == Some("initialize") && is_request && dir != Some(Direction::ServerToClient) {
             if l.initialize.is_none() {
-                l.initialize = Some((at, id.and_then(Key::of)));
+                l.initialize = Some((at, id.and_then(P::key)));
                 if first_at < at {
                     out.push(Observation::InitializeNotFirst { first_at });
                 }

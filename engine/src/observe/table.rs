@@ -5,6 +5,7 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash};
 use std::sync::OnceLock;
 
+use mcp_spec_types::tree::{Kind, Node};
 use serde_json::Value;
 
 /// Strings up to this many bytes are keys as written; longer ones as a digest.
@@ -41,6 +42,18 @@ impl Key {
         }
     }
 
+    /// [`Key::of`] for a node of a compact tree: the same key for the same JSON.
+    pub(crate) fn of_node(v: Node<'_>) -> Option<Key> {
+        match v.kind() {
+            Kind::String(s) if s.len() <= INLINE => Some(Key::Short(s.into())),
+            Kind::String(s) => Some(Key::Long { hash: hash_key().hash_one(s), len: s.len() }),
+            Kind::Number(n) => Some(match n.as_i64() {
+                Some(i) => Key::Int(i),
+                None => Key::Number(n.to_number().to_string().into()),
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl crate::table::Weigh for Key {

@@ -7,6 +7,8 @@ const S2C: Direction = Direction::ServerToClient;
 
 struct Watch {
     observer: Observer<u64>,
+    // The same messages seen as compact trees (`observe_node`): every test checks both agree.
+    tree: Observer<u64>,
     at: u64,
 }
 
@@ -16,13 +18,19 @@ impl Watch {
     }
 
     fn with(config: ObserverConfig) -> Watch {
-        Watch { observer: Observer::new(config), at: 0 }
+        Watch { observer: Observer::new(config.clone()), tree: Observer::new(config), at: 0 }
     }
 
     fn see(&mut self, dir: Option<Direction>, v: Value) -> Seen<u64> {
         self.at += 1;
         let at = self.at;
-        self.observer.observe(at, dir, v.as_object().unwrap(), || at * 100)
+        let seen = self.observer.observe(at, dir, v.as_object().unwrap(), || at * 100);
+        let doc = mcp_spec_types::tree::Doc::from_value(&v);
+        let tree = self.tree.observe_node(at, dir, doc.root().as_object().unwrap(), || at * 100);
+        let answered = |s: &Seen<u64>| s.answered.as_ref().map(|a| (a.request, a.at, a.attachment, a.initialize));
+        assert_eq!((&tree.observations, tree.direction, answered(&tree)), (&seen.observations, seen.direction, answered(&seen)), "{v}");
+        assert_eq!((self.tree.version(), self.tree.is_initialized(), self.tree.forgotten()), (self.observer.version(), self.observer.is_initialized(), self.observer.forgotten()));
+        seen
     }
 
     fn obs(&mut self, dir: Direction, v: Value) -> Vec<Observation> {
@@ -271,4 +279,42 @@ fn random_traffic_agrees_with_a_plain_model() {
             assert_eq!(w.observer.in_flight_len(super::BOTH[i]), open[i].len(), "step {step}: {msg}");
         }
     }
+}
+
+/// A repeated key counts with its last value, on a tree as in a `Value` of the same text.
+#[test]
+fn a_tree_with_repeated_keys_is_seen_as_its_value() {
+    let lines = [
+        (C2S, r#"{"jsonrpc":"2.0","id":0,"method":"ping","method":"initialize","params":{}}"#),
+        (S2C, r#"{"jsonrpc":"2.0","id":5,"result":{"protocolVersion":"x"},"id":0,"result":{"protocolVersion":"2025-11-25"}}"#),
+        (C2S, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+        (C2S, r#"{"jsonrpc":"2.0","id":"a","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"p"},"_meta":{"progressToken":7}}}"#),
+        (S2C, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progressToken":7,"progress":2}}"#),
+        (S2C, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":3,"progress":1}}"#),
+        (C2S, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","requestId":1}}"#),
+        (S2C, r#"{"jsonrpc":"2.0","id":1,"id":"a","result":{}}"#),
+        (S2C, r#"{"jsonrpc":"2.0","id":1,"result":{},"method":7}"#),
+    ];
+    let (mut value, mut tree) = (Observer::<()>::new(ObserverConfig::default()), Observer::<()>::new(ObserverConfig::default()));
+    let (mut passed, mut failed) = (0, 0);
+    let mut all = Vec::new();
+    for (at, (dir, line)) in lines.into_iter().enumerate() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let a = value.observe(at as u64, Some(dir), v.as_object().unwrap(), || ()).observations;
+        let doc = mcp_spec_types::tree::Doc::parse(line).unwrap();
+        let b = tree.observe_node(at as u64, Some(dir), doc.root().as_object().unwrap(), || ()).observations;
+        if a == b {
+            passed += 1;
+        } else {
+            failed += 1;
+            eprintln!("{line}: Value {a:?}, tree {b:?}");
+        }
+        all.extend(b);
+    }
+    println!("{passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
+    assert_eq!(tree.version(), Some("2025-11-25"));
+    // The last token (7) and the last progress (1 after 2): not increasing; the last id ("a")
+    // answers nothing; a `method` that is no string (the last line) makes no message.
+    assert_eq!(all, [Observation::ProgressNotIncreasing { last: 2.0, last_at: 4, progress: 1.0 }, Observation::UnknownAnswer { forgotten: false }]);
 }

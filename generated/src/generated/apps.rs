@@ -16265,23 +16265,20 @@ impl __p::Shape for ViewResult {
 impl __f::FastRead for ViewResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
-        let scores = __p::scores(
-            &v,
-            &[
-                <McpUiResourceTeardownResult as __p::Shape>::score as __p::Fit,
-                <crate::v2025_11_25::CallToolResult as __p::Shape>::score as __p::Fit,
-                <crate::v2025_11_25::ListToolsResult as __p::Shape>::score as __p::Fit,
-                <crate::v2025_11_25::EmptyResult as __p::Shape>::score as __p::Fit,
-            ],
-        );
+        let doc = __f::next_tree(r)?;
+        let scores = [
+            <McpUiResourceTeardownResult as __p::Shape>::score(doc.root()),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(doc.root()),
+            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(doc.root()),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(doc.root()),
+        ];
         match __p::best(&scores) {
             Some(0usize) => {
-                __f::from_value(v).map(ViewResult::McpUiResourceTeardownResult)
+                __f::from_node(doc.root()).map(ViewResult::McpUiResourceTeardownResult)
             }
-            Some(1usize) => __f::from_value(v).map(ViewResult::CallToolResult),
-            Some(2usize) => __f::from_value(v).map(ViewResult::ListToolsResult),
-            Some(3usize) => __f::from_value(v).map(ViewResult::EmptyResult),
+            Some(1usize) => __f::from_node(doc.root()).map(ViewResult::CallToolResult),
+            Some(2usize) => __f::from_node(doc.root()).map(ViewResult::ListToolsResult),
+            Some(3usize) => __f::from_node(doc.root()).map(ViewResult::EmptyResult),
             _ => __f::refuse(),
         }
     }

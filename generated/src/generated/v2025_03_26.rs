@@ -108,25 +108,32 @@ impl __p::Shape for JSONRPCMessage {
 impl __f::FastRead for JSONRPCMessage {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
-        let scores = __p::scores(
-            &v,
-            &[
-                <JSONRPCRequest as __p::Shape>::score as __p::Fit,
-                <JSONRPCNotification as __p::Shape>::score as __p::Fit,
-                <JSONRPCBatchRequest as __p::Shape>::score as __p::Fit,
-                <JSONRPCResponse as __p::Shape>::score as __p::Fit,
-                <JSONRPCError as __p::Shape>::score as __p::Fit,
-                <JSONRPCBatchResponse as __p::Shape>::score as __p::Fit,
-            ],
-        );
+        let doc = __f::next_tree(r)?;
+        let scores = [
+            <JSONRPCRequest as __p::Shape>::score(doc.root()),
+            <JSONRPCNotification as __p::Shape>::score(doc.root()),
+            <JSONRPCBatchRequest as __p::Shape>::score(doc.root()),
+            <JSONRPCResponse as __p::Shape>::score(doc.root()),
+            <JSONRPCError as __p::Shape>::score(doc.root()),
+            <JSONRPCBatchResponse as __p::Shape>::score(doc.root()),
+        ];
         match __p::best(&scores) {
-            Some(0usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCRequest),
-            Some(1usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCNotification),
-            Some(2usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCBatchRequest),
-            Some(3usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCResponse),
-            Some(4usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCError),
-            Some(5usize) => __f::from_value(v).map(JSONRPCMessage::JSONRPCBatchResponse),
+            Some(0usize) => {
+                __f::from_node(doc.root()).map(JSONRPCMessage::JSONRPCRequest)
+            }
+            Some(1usize) => {
+                __f::from_node(doc.root()).map(JSONRPCMessage::JSONRPCNotification)
+            }
+            Some(2usize) => {
+                __f::from_node(doc.root()).map(JSONRPCMessage::JSONRPCBatchRequest)
+            }
+            Some(3usize) => {
+                __f::from_node(doc.root()).map(JSONRPCMessage::JSONRPCResponse)
+            }
+            Some(4usize) => __f::from_node(doc.root()).map(JSONRPCMessage::JSONRPCError),
+            Some(5usize) => {
+                __f::from_node(doc.root()).map(JSONRPCMessage::JSONRPCBatchResponse)
+            }
             _ => __f::refuse(),
         }
     }

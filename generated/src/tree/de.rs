@@ -6,6 +6,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::node::{ArrayIter, ObjectIter, N};
+use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
 use super::{Kind, Node};
 
 type Error = serde_json::Error;
@@ -54,7 +55,12 @@ impl<'de> Deserializer<'de> for Node<'de> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
+        // serde_json's raw-value protocol (its `RawValue`, and the values a union keeps unread): the
+        // value's own text, borrowed from the document, rather than a copy of it as a tree.
+        if name == RAW_TOKEN {
+            return visitor.visit_map(RawText { text: Some(self.json_text()) });
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -149,6 +155,27 @@ impl<'de> de::MapAccess<'de> for Map<'de> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
+    }
+}
+
+/// One entry, the raw-value token to the value's text, as serde_json hands a raw value over.
+struct RawText<'de> {
+    text: Option<&'de str>,
+}
+
+impl<'de> de::MapAccess<'de> for RawText<'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        if self.text.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(RAW_TOKEN)).map(Some)
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
+        let text = self.text.take().ok_or_else(|| <Error as de::Error>::custom("value is missing"))?;
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(text))
     }
 }
 

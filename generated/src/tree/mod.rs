@@ -45,22 +45,24 @@ pub use node::{Array, ArrayIter, Kind, Node, Number, Object, ObjectIter};
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
 enum Tag {
+    /// The literals: `b` is the offset of their text.
     Null = 0,
     False = 1,
     True = 2,
     /// `a`: length, `b`: offset of its text.
     Number = 3,
-    /// `a`: length, `b`: offset in the text (no escapes).
+    /// `a`: length, `b`: offset of its text (after the quote; no escapes).
     Str = 4,
-    /// `a`: length, `b`: offset in [`Doc::unescaped`].
+    /// `a`: unescaped length, `b`: offset of its text (after the quote); the unescaped text is
+    /// found through [`Strings::escaped`].
     StrEscaped = 5,
-    /// `a`: count (or [`MANY`]), `b`: index of the entry after its last one.
+    /// `a`: how many entries it holds (all levels), `b`: offset of its `[` in the text.
     Array = 6,
-    /// As `Array`; `a` counts entries, each a key followed by its value.
+    /// As `Array`; its entries are each a key followed by its value.
     Object = 7,
     /// An object with a repeated key: reading it skips all but the last occurrence.
     ObjectRepeated = 8,
-    /// A number or string too long for `a`: `b` indexes [`Doc::long`].
+    /// A number or string too long for `a`: `b` indexes [`Strings::long`] (text offset, length or unescaped length).
     LongNumber = 9,
     LongStr = 10,
     LongStrEscaped = 11,
@@ -85,7 +87,8 @@ impl Tag {
     }
 }
 
-/// `a` is 28 bits; a count that does not fit is this, and is counted when asked for.
+/// `a` is 28 bits: a longer string or number goes to [`Strings::long`]; a container holding more entries, or a
+/// document with more, is refused.
 const MANY: u32 = (1 << 28) - 1;
 
 #[inline]
@@ -104,23 +107,47 @@ fn field_b(e: u64) -> u32 {
     e as u32
 }
 
-/// The string an entry holds, if it is one.
-#[inline]
-fn string_of<'a>(text: &'a str, unescaped: &'a str, long: &[(usize, usize)], e: u64) -> Option<&'a str> {
-    let (a, b) = (field_a(e) as usize, field_b(e) as usize);
-    Some(match Tag::from_bits(e) {
-        Tag::Str => &text[b..b + a],
-        Tag::StrEscaped => &unescaped[b..b + a],
-        Tag::LongStr => {
-            let (at, len) = long[b];
-            &text[at..at + len]
-        }
-        Tag::LongStrEscaped => {
-            let (at, len) = long[b];
-            &unescaped[at..at + len]
-        }
-        _ => return None,
-    })
+/// What a string entry needs besides the text: the unescaped strings and the side tables.
+#[derive(Clone, Default)]
+struct Strings {
+    unescaped: String,
+    /// For each string with escapes, in text order: its text offset and where its unescaped text starts.
+    escaped: Vec<(usize, usize)>,
+    /// Spans of numbers and strings too long for an entry's 28 bits: (text offset, length in the text,
+    /// or unescaped length for an escaped string).
+    long: Vec<(usize, usize)>,
+}
+
+impl Strings {
+    /// The unescaped text of the escaped string whose text starts at `at`.
+    fn unescaped_at(&self, at: usize, len: usize) -> &str {
+        let i = self.escaped.binary_search_by_key(&at, |&(t, _)| t).expect("every escaped string is listed");
+        let from = self.escaped[i].1;
+        &self.unescaped[from..from + len]
+    }
+
+    /// The string an entry holds, if it is one.
+    #[inline]
+    fn of<'a>(&'a self, text: &'a str, e: u64) -> Option<&'a str> {
+        let (a, b) = (field_a(e) as usize, field_b(e) as usize);
+        Some(match Tag::from_bits(e) {
+            Tag::Str => &text[b..b + a],
+            Tag::StrEscaped => self.unescaped_at(b, a),
+            Tag::LongStr => {
+                let (at, len) = self.long[b];
+                &text[at..at + len]
+            }
+            Tag::LongStrEscaped => {
+                let (at, len) = self.long[b];
+                self.unescaped_at(at, len)
+            }
+            _ => return None,
+        })
+    }
+
+    fn bytes(&self) -> usize {
+        self.unescaped.capacity() + (self.escaped.capacity() + self.long.capacity()) * 16
+    }
 }
 
 /// A parsed JSON document: its text, a tape of one entry per value, and the unescaped text
@@ -129,9 +156,7 @@ fn string_of<'a>(text: &'a str, unescaped: &'a str, long: &[(usize, usize)], e: 
 pub struct Doc<'t> {
     text: Cow<'t, str>,
     tape: Vec<u64>,
-    unescaped: String,
-    /// Spans (offset, length) of numbers and strings too long for an entry's 28 bits.
-    long: Vec<(usize, usize)>,
+    strings: Strings,
 }
 
 impl<'t> Doc<'t> {
@@ -144,9 +169,7 @@ impl<'t> Doc<'t> {
     pub fn parse_slice(bytes: &'t [u8]) -> Result<Doc<'t>, serde_json::Error> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Doc::parse(text),
-            Err(_) => Err(serde_json::from_slice::<serde::de::IgnoredAny>(bytes).err().unwrap_or_else(|| {
-                <serde_json::Error as serde::de::Error>::custom("invalid UTF-8")
-            })),
+            Err(_) => Err(parse::slice_error(bytes)),
         }
     }
 
@@ -161,15 +184,16 @@ impl<'t> Doc<'t> {
         &self.text
     }
 
-    /// Heap bytes the document holds besides its text (the tape and the unescaped strings), as
-    /// allocated (capacities, not lengths).
+    /// Bytes the document occupies besides its text: its entries and its unescaped strings. (The tape
+    /// of a text of 1 MiB or more reserves address space for the most entries such a text can hold,
+    /// half its length; the part past this figure is never written, so it takes no memory.)
     pub fn tree_bytes(&self) -> usize {
-        self.tape.capacity() * 8 + self.unescaped.capacity() + self.long.capacity() * 16
+        self.tape.len() * 8 + self.strings.bytes()
     }
 
     /// The same document owning its text.
     pub fn into_owned(self) -> Doc<'static> {
-        Doc { text: Cow::Owned(self.text.into_owned()), tape: self.tape, unescaped: self.unescaped, long: self.long }
+        Doc { text: Cow::Owned(self.text.into_owned()), tape: self.tape, strings: self.strings }
     }
 }
 

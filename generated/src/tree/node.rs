@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::parse::next;
-use super::{field_a, field_b, string_of, Doc, Tag, MANY};
+use super::{field_a, field_b, Doc, Tag};
+use crate::read::reader::Reader;
 
 /// One value of a [`Doc`]: copyable, 16 bytes, borrowing the document.
 #[derive(Clone, Copy)]
@@ -60,14 +61,13 @@ impl<'v> Node<'v> {
     }
 
     fn str_unchecked(self) -> &'v str {
-        let d = self.doc;
-        string_of(&d.text, &d.unescaped, &d.long, self.entry()).expect("a string entry")
+        self.doc.strings.of(&self.doc.text, self.entry()).expect("a string entry")
     }
 
     fn number_unchecked(self) -> Number<'v> {
         let e = self.entry();
         let (at, len) = match Tag::from_bits(e) {
-            Tag::LongNumber => self.doc.long[field_b(e) as usize],
+            Tag::LongNumber => self.doc.strings.long[field_b(e) as usize],
             _ => (field_b(e) as usize, field_a(e) as usize),
         };
         Number { text: &self.doc.text[at..at + len] }
@@ -214,6 +214,38 @@ impl<'v> Node<'v> {
     /// Reads this value as `T`, the way `T::deserialize(&value)` reads the `Value` of the same JSON.
     pub fn deserialize<T: serde::Deserialize<'v>>(self) -> Result<T, serde_json::Error> {
         T::deserialize(self)
+    }
+
+    /// The value's JSON text exactly as the document holds it (whitespace inside and escapes kept): a
+    /// slice of the text, so an untouched part can be passed on byte for byte or read again.
+    pub fn json_text(self) -> &'v str {
+        let text: &'v str = &self.doc.text;
+        let e = self.entry();
+        let (a, b) = (field_a(e) as usize, field_b(e) as usize);
+        let (start, len) = match Tag::from_bits(e) {
+            Tag::Null | Tag::True => (b, 4),
+            Tag::False => (b, 5),
+            Tag::Number => (b, a),
+            Tag::LongNumber => self.doc.strings.long[b],
+            Tag::Str => (b - 1, a + 2),
+            Tag::LongStr => {
+                let (at, len) = self.doc.strings.long[b];
+                (at - 1, len + 2)
+            }
+            // Escaped strings and containers: their end is found by passing over them again.
+            tag => {
+                let start = match tag {
+                    Tag::StrEscaped => b - 1,
+                    Tag::LongStrEscaped => self.doc.strings.long[b].0 - 1,
+                    _ => b,
+                };
+                let mut r = Reader::new(text, 0);
+                r.pos = start;
+                r.skip().expect("the text parsed once already");
+                (start, r.pos - start)
+            }
+        };
+        &text[start..start + len]
     }
 
     /// The entry's index in its document's tape (for tables keyed by position).
@@ -381,12 +413,9 @@ pub struct Array<'v> {
 }
 
 impl<'v> Array<'v> {
+    /// How many elements: counted by passing over them (cheap: a nested value is passed over at once).
     pub fn len(self) -> usize {
-        let e = self.doc.tape[self.at as usize];
-        match field_a(e) {
-            MANY => self.iter().count(),
-            n => n as usize,
-        }
+        self.iter().count()
     }
 
     pub fn is_empty(self) -> bool {
@@ -403,8 +432,7 @@ impl<'v> Array<'v> {
     }
 
     pub fn iter(self) -> ArrayIter<'v> {
-        let end = field_b(self.doc.tape[self.at as usize]) as usize;
-        ArrayIter { doc: self.doc, i: self.at as usize + 1, end }
+        ArrayIter { doc: self.doc, i: self.at as usize + 1, end: next(&self.doc.tape, self.at as usize) }
     }
 
     /// The array as a node.
@@ -465,16 +493,15 @@ impl<'v> Object<'v> {
 
     /// Every entry, repeated keys included (each key at `i`, its value at `i + 1`).
     fn raw(self) -> ArrayIter<'v> {
-        let end = field_b(self.doc.tape[self.at as usize]) as usize;
-        ArrayIter { doc: self.doc, i: self.at as usize + 1, end }
+        ArrayIter { doc: self.doc, i: self.at as usize + 1, end: next(&self.doc.tape, self.at as usize) }
     }
 
     /// How many distinct keys.
     pub fn len(self) -> usize {
-        let e = self.doc.tape[self.at as usize];
-        match field_a(e) {
-            n if n != MANY && !self.repeated() => n as usize,
-            _ => self.iter().count(),
+        if self.repeated() {
+            self.iter().count()
+        } else {
+            self.raw().count() / 2
         }
     }
 

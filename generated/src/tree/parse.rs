@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::{entry, field_b, string_of, Doc, Tag, MANY};
+use super::{entry, field_a, Doc, Strings, Tag, MANY};
 use crate::read::reader::{Reader, Str};
 use crate::read::MAX_DEPTH;
 
@@ -14,15 +14,31 @@ pub(super) fn parse(text: Cow<'_, str>) -> Result<Doc<'_>, serde_json::Error> {
     if text.len() > u32::MAX as usize {
         return Err(<serde_json::Error as serde::de::Error>::custom("JSON text over 4 GiB"));
     }
-    let mut b = Builder { tape: Vec::with_capacity(text.len() / 16 + 4), unescaped: String::new(), long: Vec::new() };
+    let mut b = Builder { tape: Vec::with_capacity(first_capacity(text.len())), strings: Strings::default() };
     if b.build(&text).is_none() {
         return Err(error(&text));
     }
-    // Grown by doubling: give back a large unused tail (in place, for a large block).
-    if b.tape.capacity() > b.tape.len() + b.tape.len() / 8 + 64 {
+    // A small tape grown by doubling gives its unused tail back; a large one's was never touched.
+    if text.len() < LARGE && b.tape.capacity() > b.tape.len() + b.tape.len() / 8 + 64 {
         b.tape.shrink_to_fit();
     }
-    Ok(Doc { text, tape: b.tape, unescaped: b.unescaped, long: b.long })
+    Ok(Doc { text, tape: b.tape, strings: b.strings })
+}
+
+/// From this many bytes of text on, the tape is given its largest possible size at once.
+const LARGE: usize = 1 << 20;
+
+/// The tape's first capacity. Every entry takes at least two bytes of text (a value and its comma,
+/// a key and its colon, `[]`), bar the first and the brackets of the nesting limit, so a large text
+/// reserves that bound once: it is never copied to grow (a copy would hold it twice, on allocators
+/// that cannot move a block in place), and the part it does not use is never touched, so it costs
+/// address space, not memory.
+fn first_capacity(len: usize) -> usize {
+    if len >= LARGE {
+        len / 2 + 2 * MAX_DEPTH as usize + 2
+    } else {
+        len / 16 + 4
+    }
 }
 
 /// serde_json's error for a text the tree refused (it refuses what serde_json refuses).
@@ -30,7 +46,17 @@ pub(super) fn parse(text: Cow<'_, str>) -> Result<Doc<'_>, serde_json::Error> {
 fn error(text: &str) -> serde_json::Error {
     match serde_json::from_str::<Skim>(text) {
         Err(e) => e,
-        Ok(Skim) => <serde_json::Error as serde::de::Error>::custom("the compact tree refused a text serde_json reads (a bug)"),
+        // The one limit of the tree's own: 2^28 entries in one container.
+        Ok(Skim) => <serde_json::Error as serde::de::Error>::custom("the compact tree cannot hold this text: over 268 million values in one array or object"),
+    }
+}
+
+/// serde_json's error for bytes that are not UTF-8: what `from_slice::<Value>` says of them.
+#[cold]
+pub(super) fn slice_error(bytes: &[u8]) -> serde_json::Error {
+    match serde_json::from_slice::<Skim>(bytes) {
+        Err(e) => e,
+        Ok(Skim) => <serde_json::Error as serde::de::Error>::custom("invalid UTF-8"),
     }
 }
 
@@ -82,8 +108,7 @@ impl<'de> serde::de::Visitor<'de> for Skim {
 
 struct Builder {
     tape: Vec<u64>,
-    unescaped: String,
-    long: Vec<(usize, usize)>,
+    strings: Strings,
 }
 
 /// A container being read: the index of its entry and how many entries it has so far.
@@ -105,9 +130,9 @@ impl Builder {
                     if open.len() as u32 >= MAX_DEPTH {
                         return None;
                     }
-                    r.pos += 1;
                     let at = self.tape.len();
-                    self.tape.push(entry(if object { Tag::Object } else { Tag::Array }, 0, 0));
+                    self.tape.push(entry(if object { Tag::Object } else { Tag::Array }, 0, r.pos as u32));
+                    r.pos += 1;
                     open.push(Open { at, count: 0, object });
                     match r.peek()? {
                         b'}' if object => {}
@@ -121,21 +146,21 @@ impl Builder {
                     // Empty: closed below as a finished value.
                     r.pos += 1;
                     let o = open.pop().expect("just pushed");
-                    self.close(o, text);
+                    self.close(o, text)?;
                 }
                 b'"' => self.string(&mut r)?,
                 b'-' | b'0'..=b'9' => self.number(&mut r, text)?,
                 b'n' => {
+                    self.tape.push(entry(Tag::Null, 0, r.pos as u32));
                     r.expect(b"null").ok()?;
-                    self.tape.push(entry(Tag::Null, 0, 0));
                 }
                 b't' => {
+                    self.tape.push(entry(Tag::True, 0, r.pos as u32));
                     r.expect(b"true").ok()?;
-                    self.tape.push(entry(Tag::True, 0, 0));
                 }
                 b'f' => {
+                    self.tape.push(entry(Tag::False, 0, r.pos as u32));
                     r.expect(b"false").ok()?;
-                    self.tape.push(entry(Tag::False, 0, 0));
                 }
                 _ => return None,
             }
@@ -157,7 +182,7 @@ impl Builder {
                 }
                 r.pos += 1;
                 let o = open.pop().expect("a container is open");
-                self.close(o, text);
+                self.close(o, text)?;
             }
         }
         // Only whitespace may follow.
@@ -188,10 +213,10 @@ impl Builder {
                 self.span(Tag::Str, Tag::LongStr, start, len);
             }
             Str::Scratch(s) => {
-                let at = self.unescaped.len();
-                self.unescaped.push_str(s);
+                self.strings.escaped.push((start, self.strings.unescaped.len()));
+                self.strings.unescaped.push_str(s);
                 let len = s.len();
-                self.span(Tag::StrEscaped, Tag::LongStrEscaped, at, len);
+                self.span(Tag::StrEscaped, Tag::LongStrEscaped, start, len);
             }
         }
         Some(())
@@ -214,24 +239,29 @@ impl Builder {
         if len < MANY as usize && at <= u32::MAX as usize {
             self.tape.push(entry(short, len as u32, at as u32));
         } else {
-            self.tape.push(entry(long, 0, self.long.len() as u32));
-            self.long.push((at, len));
+            self.tape.push(entry(long, 0, self.strings.long.len() as u32));
+            self.strings.long.push((at, len));
         }
     }
 
-    /// Writes a finished container's count and end into its entry.
-    fn close(&mut self, o: Open, text: &str) {
-        let end = self.tape.len() as u32;
+    /// Writes how many entries a finished container holds into its entry; `None` past [`MANY`].
+    fn close(&mut self, o: Open, text: &str) -> Option<()> {
+        let inside = self.tape.len() - o.at - 1;
+        if inside >= MANY as usize {
+            return None;
+        }
         let mut tag = if o.object { Tag::Object } else { Tag::Array };
-        if o.object && o.count > 1 && self.repeats_a_key(o.at, end as usize, text) {
+        if o.object && o.count > 1 && self.repeats_a_key(o.at, self.tape.len(), text) {
             tag = Tag::ObjectRepeated;
         }
-        self.tape[o.at] = entry(tag, o.count.min(MANY), end);
+        let bracket = self.tape[o.at] as u32;
+        self.tape[o.at] = entry(tag, inside as u32, bracket);
+        Some(())
     }
 
     /// Whether the object whose entries run from `at` (its own) to `end` has a key twice.
     fn repeats_a_key(&self, at: usize, end: usize, text: &str) -> bool {
-        let key = |i: usize| string_of(text, &self.unescaped, &self.long, self.tape[i]).unwrap_or("");
+        let key = |i: usize| self.strings.of(text, self.tape[i]).unwrap_or("");
         let mut keys = Vec::new();
         let mut i = at + 1;
         while i < end {
@@ -251,7 +281,7 @@ impl Builder {
 pub(super) fn next(tape: &[u64], i: usize) -> usize {
     let e = tape[i];
     match Tag::from_bits(e) {
-        Tag::Array | Tag::Object | Tag::ObjectRepeated => field_b(e) as usize,
+        Tag::Array | Tag::Object | Tag::ObjectRepeated => i + 1 + field_a(e) as usize,
         _ => i + 1,
     }
 }

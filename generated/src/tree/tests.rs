@@ -46,6 +46,15 @@ fn edge_cases_read_as_value_reads_them() {
 }
 
 #[test]
+fn bytes_that_are_not_utf8_get_serde_jsons_error() {
+    for bytes in [&b"\"\xff\""[..], b"[1, \"a\xc3\"]", b"{\"k\xe2\x82\":1}", b"\xef\xbb\xbf1", b"[\"\xed\xa0\x80\"]"] {
+        let tree = Doc::parse_slice(bytes).map(|_| ()).map_err(|e| e.to_string());
+        let value = serde_json::from_slice::<Value>(bytes).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(tree, value, "{bytes:?}");
+    }
+}
+
+#[test]
 fn nesting_stops_where_serde_json_stops() {
     for depth in [126, 127, 128, 129, 500] {
         for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
@@ -87,6 +96,40 @@ fn strings_borrow_the_text_unless_escaped() {
     let plain = a.get(0).unwrap().as_str().unwrap();
     assert!(text.as_bytes().as_ptr_range().contains(&plain.as_ptr()));
     assert!(matches!(a.get(1).unwrap().kind(), Kind::String("tab\there")));
+}
+
+#[test]
+fn every_node_knows_its_text() {
+    let text = r#" { "a" : [ 1 , -2.5e3 , "x\ny" , { } , [ ] , null , true , false ] , "b\u0041" : { "c" : "plain" } } "#;
+    let doc = Doc::parse(text).unwrap();
+    let root = doc.root();
+    assert_eq!(root.json_text(), text.trim());
+    let a = root.get("a").unwrap();
+    let texts: Vec<&str> = a.as_array().unwrap().iter().map(|n| n.json_text()).collect();
+    assert_eq!(texts, ["1", "-2.5e3", r#""x\ny""#, "{ }", "[ ]", "null", "true", "false"]);
+    assert_eq!(root.get("bA").unwrap().json_text(), r#"{ "c" : "plain" }"#);
+    assert_eq!(root.get("bA").unwrap().get("c").unwrap().json_text(), r#""plain""#);
+    // Each node's text parses to the node's value.
+    let mut stack = vec![root];
+    let mut n = 0;
+    while let Some(x) = stack.pop() {
+        assert_eq!(serde_json::from_str::<Value>(x.json_text()).unwrap(), x.to_value());
+        n += 1;
+        match x.kind() {
+            Kind::Array(a) => stack.extend(a.iter()),
+            Kind::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    assert_eq!(n, 12);
+}
+
+#[test]
+fn a_raw_value_reads_as_the_nodes_own_text() {
+    let text = r#"{"keep": {"b": [1, 2], "a": "\u00e9"}}"#;
+    let doc = Doc::parse(text).unwrap();
+    let raw: std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> = doc.root().deserialize().unwrap();
+    assert_eq!(raw["keep"].get(), r#"{"b": [1, 2], "a": "\u00e9"}"#);
 }
 
 #[test]

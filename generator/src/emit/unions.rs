@@ -415,10 +415,11 @@ impl<'a> Ctx<'a> {
             impl __f::FastRead for #name {
                 #[inline]
                 fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-                    let v = <serde_json::Value as __f::FastRead>::read_fast(r)?;
-                    let scores = __p::scores(&v, &[#( <#vtys as __p::Shape>::score as __p::Fit ),*]);
+                    // Scored on the value's tree, as validation scores it; the member read from that tree.
+                    let doc = __f::next_tree(r)?;
+                    let scores = [#( <#vtys as __p::Shape>::score(doc.root()) ),*];
                     match __p::best(&scores) {
-                        #( Some(#idx) => __f::from_value(v).map(#name::#vnames), )*
+                        #( Some(#idx) => __f::from_node(doc.root()).map(#name::#vnames), )*
                         _ => __f::refuse(),
                     }
                 }

@@ -209,8 +209,14 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
     let rx = {
         let mut guard = lock(&session);
         let rx = (requests > 0).then(|| guard.open_post(x, requests, batch));
-        for line in lines {
-            let out = guard.bridge.from_client_at(line, Some(x));
+        if batch {
+            for line in lines {
+                let out = guard.bridge.from_client_at(line, Some(x));
+                guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
+            }
+        } else {
+            // The body is handed over: the recording shares it.
+            let out = guard.bridge.from_client_shared(body.clone(), Some(x));
             guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
         }
         rx

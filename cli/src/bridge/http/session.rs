@@ -70,7 +70,7 @@ pub enum Origin<'a> {
 /// A message for the upstream, its exchange already numbered and its head recorded.
 pub struct Send {
     pub x: u64,
-    pub body: Vec<u8>,
+    pub body: Bytes,
     pub headers: HeaderMap,
     /// The request's id, if it is one (to fail it when the exchange does).
     pub id: Option<Value>,
@@ -90,7 +90,7 @@ pub struct Session {
     /// (whatever id its client chose: stateless clients all start at 0 or 1).
     posts: HashMap<u64, Post>,
     get: Option<GetStream>,
-    backlog: VecDeque<(Vec<u8>, Record)>,
+    backlog: VecDeque<(Bytes, Record)>,
     /// Messages for the upstream, sent in this order by the session's sender (upstream.rs).
     pub outbox: Option<mpsc::Sender<Send>>,
     /// The exchanges of client lines the core holds while it initializes the upstream, oldest
@@ -271,7 +271,7 @@ impl Session {
 
     /// A line for the client: to the POST its answer belongs to, else the POST the upstream
     /// exchange answered (`context`), else the GET stream.
-    fn route(&mut self, ctx: &Ctx, line: Vec<u8>, reply: Reply, r: Record, context: Option<u64>) {
+    fn route(&mut self, ctx: &Ctx, line: Bytes, reply: Reply, r: Record, context: Option<u64>) {
         let answer = matches!(reply, Reply::Answer(_));
         let post = match reply {
             Reply::Answer(Some(x)) => Some(x),
@@ -285,7 +285,7 @@ impl Session {
             p.left = p.left.saturating_sub(1);
         }
         let (piece, http) = if json {
-            (Piece::Json(Bytes::from(line)), http_line(x, "response", None))
+            (Piece::Json(line), http_line(x, "response", None))
         } else {
             p.events += 1;
             (Piece::Sse(sse_event(&line)), http_line(x, "response", Some((p.events - 1, None))))
@@ -307,7 +307,7 @@ impl Session {
         }
     }
 
-    fn for_get(&mut self, ctx: &Ctx, line: Vec<u8>, r: Record) {
+    fn for_get(&mut self, ctx: &Ctx, line: Bytes, r: Record) {
         if let Some(g) = &mut self.get {
             let piece = Piece::Sse(sse_event(&line));
             let size = piece_len(&piece);

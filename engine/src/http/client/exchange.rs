@@ -21,6 +21,7 @@ use super::{Limits, HTTP_ERROR};
 use crate::driver::Input;
 use crate::Client;
 use mcp_spec_types::runtime::meta;
+use mcp_spec_types::tree::{Doc, Node};
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -64,7 +65,15 @@ pub(super) struct Session {
 struct Outgoing {
     id: Option<Value>,
     method: Option<String>,
-    message: Value,
+}
+
+/// Whether a message's `id` is `id` (both absent included), as comparing `Value`s decides.
+fn same_id(message: Node<'_>, id: Option<&Value>) -> bool {
+    match (message.get("id"), id) {
+        (Some(node), Some(id)) => node == *id,
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 impl Exchange {
@@ -125,13 +134,20 @@ impl Exchange {
         if let Some(mut ready) = after {
             let _ = tokio::time::timeout(GET_STREAM_WAIT, ready.wait_for(|answered| *answered)).await;
         }
-        let Ok(message) = serde_json::from_slice::<Value>(&line) else { return };
-        let out = Outgoing { id: message.get("id").filter(|_| message.get("method").is_some()).cloned(), method: message.get("method").and_then(Value::as_str).map(str::to_owned), message };
+        // The line read as a tree for what the transport needs; a `Value` of it only for the
+        // application's own headers, whose function takes one.
+        let (out, headers) = {
+            let Ok(doc) = Doc::parse_slice(&line) else { return };
+            let message = doc.root();
+            let method = message.get("method");
+            let out = Outgoing { id: message.get("id").filter(|_| method.is_some()).map(Node::to_value), method: method.and_then(Node::as_str).map(str::to_owned) };
+            let extra = self.extra.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let extra = extra.map(|f| f(&message.to_value())).unwrap_or_default();
+            let standard = per_request_headers(message).into_iter().map(|(n, v)| (n.to_owned(), v));
+            (out, standard.chain(extra).collect::<Vec<_>>())
+        };
         let mut b = self.builder(Method::POST, "application/json, text/event-stream").header(CONTENT_TYPE, "application/json");
-        let extra = self.extra.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let extra = extra.map(|f| f(&out.message)).unwrap_or_default();
-        let standard = per_request_headers(&out.message).into_iter().map(|(n, v)| (n.to_owned(), v));
-        for (name, value) in standard.chain(extra) {
+        for (name, value) in headers {
             if let (Ok(name), Ok(value)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(&value)) {
                 b = b.header(name, value);
             }
@@ -156,8 +172,8 @@ impl Exchange {
         if !status.is_success() {
             let body = read_body(response.into_body(), 1 << 10).await.unwrap_or_default();
             // Some servers answer an HTTP error with a JSON-RPC error: it is the answer then.
-            if let Ok(answer) = serde_json::from_slice::<Value>(&body) {
-                if answer.get("error").is_some() && answer.get("id") == out.id.as_ref() {
+            if let Ok(answer) = Doc::parse_slice(&body) {
+                if answer.root().get("error").is_some() && same_id(answer.root(), out.id.as_ref()) {
                     return self.send_line(body);
                 }
             }
@@ -202,8 +218,8 @@ impl Exchange {
     }
 
     fn note_version(&self, line: &[u8]) {
-        let answer: Option<Value> = serde_json::from_slice(line).ok();
-        if let Some(version) = answer.as_ref().and_then(|a| a.pointer("/result/protocolVersion")).and_then(Value::as_str) {
+        let answer = Doc::parse_slice(line).ok();
+        if let Some(version) = answer.as_ref().and_then(|a| a.root().pointer("/result/protocolVersion")).and_then(Node::as_str) {
             self.session().version = Some(version.to_owned());
         }
     }
@@ -226,8 +242,10 @@ impl Exchange {
                 if event.data.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                let message: Option<Value> = serde_json::from_slice(&event.data).ok();
-                let answers = out.id.is_some() && message.as_ref().is_some_and(|m| m.get("method").is_none() && m.get("id") == out.id.as_ref());
+                // Read as a tree: only the line the loop gets is read for its content.
+                let message = Doc::parse_slice(&event.data).ok();
+                let answers = out.id.is_some() && message.as_ref().is_some_and(|m| m.root().get("method").is_none() && same_id(m.root(), out.id.as_ref()));
+                drop(message);
                 if answers && out.method.as_deref() == Some("initialize") {
                     self.note_version(&event.data);
                 }
@@ -258,7 +276,7 @@ impl Exchange {
     /// offers one (405: it does not), resumed when it drops.
     pub async fn listen(self: Arc<Self>) {
         let mut reader = SseReader::new(self.limits.max_event);
-        let nothing_due = Outgoing { id: None, method: None, message: Value::Null };
+        let nothing_due = Outgoing { id: None, method: None };
         for _ in 0..=self.limits.max_resumptions {
             let answer = self.get(reader.last_id.as_deref()).await;
             self.listening.send_replace(true);
@@ -285,16 +303,16 @@ impl Exchange {
 /// The headers a 2026-07-28 request mirrors (SEP-2243): `Mcp-Method`, `Mcp-Name` (the tool or
 /// prompt name, the resource URI), `MCP-Protocol-Version` from its `_meta`. A session's lines
 /// carry no per-request version, so they get none of these.
-pub(super) fn per_request_headers(message: &Value) -> Vec<(&'static str, String)> {
-    let Some(version) = message.pointer("/params/_meta").and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Value::as_str) else { return Vec::new() };
-    let Some(method) = message.get("method").and_then(Value::as_str) else { return Vec::new() };
+pub(super) fn per_request_headers(message: Node<'_>) -> Vec<(&'static str, String)> {
+    let Some(version) = message.pointer("/params/_meta").and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Node::as_str) else { return Vec::new() };
+    let Some(method) = message.get("method").and_then(Node::as_str) else { return Vec::new() };
     let mut headers = vec![(PROTOCOL_VERSION, version.to_owned()), ("mcp-method", method.to_owned())];
     let name = match method {
         "tools/call" | "prompts/get" => message.pointer("/params/name"),
         "resources/read" => message.pointer("/params/uri"),
         _ => None,
     };
-    if let Some(name) = name.and_then(Value::as_str) {
+    if let Some(name) = name.and_then(Node::as_str) {
         headers.push(("mcp-name", header_value(name)));
     }
     headers
@@ -329,9 +347,13 @@ async fn read_body(mut body: Incoming, max: usize) -> Result<Vec<u8>, String> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{json, Value};
 
-    use super::per_request_headers;
+    use mcp_spec_types::tree::Doc;
+
+    fn per_request_headers(message: &Value) -> Vec<(&'static str, String)> {
+        super::per_request_headers(Doc::from_value(message).root())
+    }
 
     #[test]
     fn per_request_headers_name_the_version_the_method_and_the_target() {

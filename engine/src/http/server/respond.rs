@@ -11,7 +11,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Frame};
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::StatusCode;
-use serde_json::Value;
+use mcp_spec_types::tree::{Doc, Node};
 use tokio::sync::mpsc;
 
 use super::session::Session;
@@ -59,11 +59,11 @@ pub(super) fn accepts(headers: &HeaderMap, media: &str) -> bool {
 /// The status of an answer the engine gave at once: 200, but 400 for an error without an id (a
 /// body that does not read); without a session (2026-07-28) 404 for -32601 and 400 for any error.
 pub(super) fn status_of(line: &[u8], stateless: bool) -> StatusCode {
-    let answer: Value = serde_json::from_slice(line).unwrap_or(Value::Null);
-    let Some(code) = answer.pointer("/error/code").and_then(Value::as_i64) else { return StatusCode::OK };
+    let Ok(answer) = Doc::parse_slice(line) else { return StatusCode::OK };
+    let Some(code) = answer.root().pointer("/error/code").and_then(Node::as_i64) else { return StatusCode::OK };
     match code {
         METHOD_NOT_FOUND if stateless => StatusCode::NOT_FOUND,
-        _ if stateless || answer.get("id").is_none_or(Value::is_null) => StatusCode::BAD_REQUEST,
+        _ if stateless || answer.root().get("id").is_none_or(Node::is_null) => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
     }
 }

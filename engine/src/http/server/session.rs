@@ -321,5 +321,5 @@ impl State {
 
 /// Whether a line the engine wrote is an answer (no `method`), not a notification or request.
 fn is_response(line: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v.get("method").is_none())
+    mcp_spec_types::tree::Doc::parse_slice(line).is_ok_and(|d| d.root().get("method").is_none())
 }

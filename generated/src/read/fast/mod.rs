@@ -27,7 +27,7 @@ mod envelope;
 mod values;
 
 pub use envelope::{read_keyed, KeyedFast};
-pub use values::{from_value, number, peek, read_enum, FromNumber, NumberToken};
+pub use values::{from_node, from_value, next_tree, number, peek, read_enum, FromNumber, NumberToken};
 
 pub type Fast<T> = Result<T, GiveUp>;
 

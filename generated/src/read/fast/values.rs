@@ -27,6 +27,19 @@ pub fn from_value<T: de::DeserializeOwned>(v: Value) -> Fast<T> {
     T::deserialize(v).map_or_else(|_| refuse(), Ok)
 }
 
+/// The next value read into its compact tree (for a union scored on it): its text passed over, then parsed.
+pub fn next_tree<'de>(r: &mut Reader<'de>) -> Fast<crate::tree::Doc<'de>> {
+    r.peek();
+    let start = r.pos;
+    r.skip()?;
+    crate::tree::Doc::parse(&r.text[start..r.pos]).map_or_else(|_| give_up(), Ok)
+}
+
+/// A union's member read from the tree it was scored on.
+pub fn from_node<T: de::DeserializeOwned>(n: crate::tree::Node<'_>) -> Fast<T> {
+    T::deserialize(n).map_or_else(|_| refuse(), Ok)
+}
+
 /// The next value's first byte, not consumed (what a union decided by the JSON kind looks at).
 pub fn peek(r: &mut Reader<'_>) -> Option<u8> {
     r.peek()
