@@ -36,7 +36,12 @@ pub fn versions(o: Object<'_>, meta_key: &str) -> Value {
                     let meta = meta.as_object().map_or_else(|| stand_in(meta), |mo| Value::Object(only(mo, &[meta_key])));
                     kept.insert("_meta".into(), meta);
                 }
-                Value::Object(kept)
+                // Nothing the tracker reads: only `result`'s presence counts (params are only read into).
+                match (kept.is_empty(), holder) {
+                    (true, "params") => continue,
+                    (true, _) => Value::Null,
+                    _ => Value::Object(kept),
+                }
             }
             None => stand_in(h),
         };
@@ -53,23 +58,20 @@ pub fn versions(o: Object<'_>, meta_key: &str) -> Value {
 /// `requestId`), `result.protocolVersion`, and whether `error` is there.
 pub fn observed(o: Object<'_>) -> Map<String, Value> {
     let mut m = only(o, &["method", "id"]);
-    if let Some(p) = o.get("params") {
-        let kept = match p.as_object() {
-            Some(po) => {
-                let mut kept = only(po, &["progressToken", "progress", "requestId"]);
-                if let Some(meta) = po.get("_meta") {
-                    let meta = meta.as_object().map_or_else(|| stand_in(meta), |mo| Value::Object(only(mo, &["progressToken"])));
-                    kept.insert("_meta".into(), meta);
-                }
-                Value::Object(kept)
-            }
-            None => stand_in(p),
-        };
-        m.insert("params".into(), kept);
+    // `params` is only read into: left out when nothing in it is read.
+    if let Some(po) = o.get("params").and_then(|p| p.as_object()) {
+        let mut kept = only(po, &["progressToken", "progress", "requestId"]);
+        if let Some(meta) = po.get("_meta").and_then(|m| m.as_object()) {
+            kept.insert("_meta".into(), Value::Object(only(meta, &["progressToken"])));
+        }
+        if !kept.is_empty() {
+            m.insert("params".into(), Value::Object(kept));
+        }
     }
+    // `result` counts by its presence too.
     if let Some(r) = o.get("result") {
-        let kept = r.as_object().map_or_else(|| stand_in(r), |ro| Value::Object(only(ro, &["protocolVersion"])));
-        m.insert("result".into(), kept);
+        let kept = r.as_object().map(|ro| only(ro, &["protocolVersion"])).filter(|k| !k.is_empty());
+        m.insert("result".into(), kept.map_or(Value::Null, Value::Object));
     }
     if o.contains_key("error") {
         m.insert("error".into(), Value::Null);
@@ -144,5 +146,9 @@ mod tests {
         let o = doc.root().as_object().unwrap();
         assert_eq!(Value::Object(observed(o)), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {"progressToken": 7}}}));
         assert_eq!(versions(o, "k"), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {}}}));
+        let doc = Doc::parse(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]},"params":5}"#).unwrap();
+        let o = doc.root().as_object().unwrap();
+        assert_eq!(Value::Object(observed(o)), serde_json::json!({"id": 2, "result": null}));
+        assert_eq!(versions(o, "k"), serde_json::json!({"id": 2, "result": null, "params": 5}));
     }
 }

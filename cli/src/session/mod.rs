@@ -92,7 +92,7 @@ fn kept_params(params: Node<'_>) -> Value {
 /// A kept value as a `Value`: a container is weighed first ([`crate::cost`]), and one past its
 /// budget is kept as `null` (no rule reads a container there but the per-request capabilities).
 fn kept_value(v: Node<'_>) -> Value {
-    if (v.is_object() || v.is_array()) && crate::cost::check(v.to_string().as_bytes()).is_err() {
+    if (v.is_object() || v.is_array()) && crate::cost::check(v.json_text().as_bytes()).is_err() {
         return Value::Null;
     }
     v.to_value()

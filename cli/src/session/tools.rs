@@ -171,8 +171,7 @@ impl State {
 /// result of a listed tool with a usable schema, and weighed first (as a `Value` it may cost ~90
 /// times its text); one past its budget is reported as `line.too-costly` and not checked.
 fn as_value(part: Node<'_>, pointer: &str, schema: &str, sink: &mut Sink) -> Option<Value> {
-    let text = part.to_string();
-    match crate::cost::check(text.as_bytes()) {
+    match crate::cost::check(part.json_text().as_bytes()) {
         Ok(()) => Some(part.to_value()),
         Err(e) => {
             let d = crate::vocab::Diag { pointer: pointer.to_string(), rule: crate::rules::stream::LINE_TOO_COSTLY.id, severity: mcp_spec_types::validate::Severity::Error, message: format!("{e}; not checked against {schema}") };
@@ -198,10 +197,9 @@ fn cached_compile(schema: Node<'_>, pointer: &str, schemas: &mut SchemaCache, si
     if !schema.is_object() {
         return None;
     }
-    // Keyed by the text a `Value` of it writes (keys sorted): the same schema listed with its keys
-    // in another order is the same entry.
-    let text = crate::view::sorted_text(schema);
-    let key = Text::of(&text);
+    // Keyed by its text as the line has it (a slice of the line: nothing is written to key it).
+    let text = schema.json_text();
+    let key = Text::of(text);
     if let Some(v) = schemas.0.get(&key) {
         return Some(v.clone());
     }
