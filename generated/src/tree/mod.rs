@@ -32,6 +32,7 @@
 
 mod de;
 mod node;
+mod number;
 mod parse;
 mod ser;
 #[cfg(test)]

@@ -406,7 +406,7 @@ pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
     format!("{}… ({} bytes)", &s[..end], s.len()).into()
 }
 
-/// A short description of a JSON value for messages, of a `&Value` or a tree's [`Node`](crate::tree::Node).
+/// A short description of a JSON value for messages, of a `&Value` or a tree's [`Node`].
 pub fn describe<'a>(v: impl Into<Described<'a>>) -> String {
     match v.into() {
         Described::Value(v) => describe_value(v),
