@@ -3,13 +3,21 @@
 //! from the document.
 
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Visitor};
-use serde::forward_to_deserialize_any;
 
 use super::node::{ArrayIter, ObjectIter, N};
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
 use super::{Kind, Node};
 
 type Error = serde_json::Error;
+
+/// The number methods: a number only, as `Value` takes them.
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.only(visitor, |n| n.is_number())
+        }
+    )*};
+}
 
 impl<'de> Deserializer<'de> for Node<'de> {
     type Error = Error;
@@ -82,9 +90,78 @@ impl<'de> Deserializer<'de> for Node<'de> {
         visitor.visit_unit()
     }
 
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+    // As `Value` does, each of these takes only its own kinds and refuses the rest (a visitor that
+    // would take more, like a map's taking `null` as empty, does not get the chance).
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_boolean())
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_string())
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_string())
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_string())
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_string())
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_string() || n.is_array())
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_string() || n.is_array())
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_null())
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_null())
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_array())
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_array())
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_array())
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_object())
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(self, _name: &'static str, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
+        self.only(visitor, |n| n.is_object() || n.is_array())
+    }
+
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+    }
+}
+
+impl<'de> Node<'de> {
+    /// Reads the value when `takes` it, else `Value`'s error for a value of the wrong kind.
+    fn only<V: Visitor<'de>>(self, visitor: V, takes: impl Fn(Node<'de>) -> bool) -> Result<V::Value, Error> {
+        if takes(self) {
+            self.deserialize_any(visitor)
+        } else {
+            Err(de::Error::invalid_type(unexpected(self), &visitor))
+        }
     }
 }
 
