@@ -10,8 +10,7 @@
 //! [`SESSION_CAP`], input keys per task by [`INPUT_KEYS_CAP`]; what is forgotten turns the
 //! "never seen" rules off, as elsewhere.
 
-use mcp_spec_types::tree::Node;
-use serde_json::Value;
+use mcp_spec_types::tree::{Node, View};
 
 use super::rules::{
     TASKS_CANCEL_NOTIFICATION, TASKS_COMPLETED_RESULT, TASKS_GONE, TASKS_INPUT_KEY, TASKS_LEGACY_CAPABILITY, TASKS_LISTEN_UNDECLARED, TASKS_RESULT_REMOVED, TASKS_STATUS,
@@ -54,18 +53,9 @@ fn terminal(status: &str) -> bool {
     matches!(status, "completed" | "failed" | "cancelled")
 }
 
-/// Whether a request's params declare the extension in 2026-07-28's per-request capabilities.
-pub fn declared(params: Option<&Value>) -> bool {
-    params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
-        .and_then(|c| c.get("extensions"))
-        .and_then(|e| e.get(EXTENSION_ID))
-        .is_some()
-}
-
-/// [`declared`] of a message's params in its tree.
-pub fn declared_node(params: Option<Node<'_>>) -> bool {
+/// Whether a request's params (a kept `Value` or a node of the message's tree) declare the extension in
+/// 2026-07-28's per-request capabilities.
+pub fn declared<'a>(params: Option<impl View<'a>>) -> bool {
     params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
@@ -150,7 +140,7 @@ impl State {
             }
             "subscriptions/listen" => {
                 let asks = msg.param("notifications").and_then(|n| n.get("taskIds")).and_then(Node::as_array).is_some_and(|ids| !ids.is_empty());
-                if asks && !declared_node(msg.params) {
+                if asks && !declared(msg.params) {
                     let id = msg.id.map_or_else(|| "null".to_string(), shown_node);
                     self.listens.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES)).insert(Text::of(&id), ());
                 }

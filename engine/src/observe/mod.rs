@@ -38,7 +38,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use mcp_spec_types::tree::{Node, Object};
+use mcp_spec_types::tree::{Node, Object, View};
 use serde_json::{Map, Value};
 
 use table::Key;
@@ -187,40 +187,19 @@ pub struct Observer<T = ()> {
 }
 
 /// What the observer reads of a message's parts: a `Value`, or a node of a `tree::Doc` (the same
-/// answers for the same JSON), so a caller that holds either reads nothing twice.
-pub(crate) trait Part<'a>: Copy {
-    fn get(self, key: &str) -> Option<Self>;
-    fn as_str(self) -> Option<&'a str>;
-    fn as_f64(self) -> Option<f64>;
+/// answers for the same JSON, through `tree::View`), so a caller that holds either reads nothing twice.
+pub(crate) trait Part<'a>: View<'a> {
     /// The part as an id or a token (`None` for what is no id).
     fn key(self) -> Option<Key>;
 }
 
 impl<'a> Part<'a> for &'a Value {
-    fn get(self, key: &str) -> Option<Self> {
-        Value::get(self, key)
-    }
-    fn as_str(self) -> Option<&'a str> {
-        Value::as_str(self)
-    }
-    fn as_f64(self) -> Option<f64> {
-        Value::as_f64(self)
-    }
     fn key(self) -> Option<Key> {
         Key::of(self)
     }
 }
 
 impl<'a> Part<'a> for Node<'a> {
-    fn get(self, key: &str) -> Option<Self> {
-        Node::get(self, key)
-    }
-    fn as_str(self) -> Option<&'a str> {
-        Node::as_str(self)
-    }
-    fn as_f64(self) -> Option<f64> {
-        Node::as_f64(self)
-    }
     fn key(self) -> Option<Key> {
         Key::of_node(self)
     }

@@ -35,12 +35,14 @@ mod node;
 mod number;
 mod parse;
 mod ser;
+mod view;
 #[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
 
 pub use node::{Array, ArrayIter, Kind, Node, Number, Object, ObjectIter};
+pub use view::View;
 
 /// What an entry is: the top four bits of its `u64`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -297,53 +297,8 @@ pub enum Lit {
     OneOf(&'static [&'static str]),
 }
 
-/// What [`Lit::matches`] asks of a value: a `&Value` or a tree's `Node`.
-pub trait Scalar {
-    fn as_str(&self) -> Option<&str>;
-    fn as_i64(&self) -> Option<i64>;
-    fn is_f64(&self) -> bool;
-    fn as_f64(&self) -> Option<f64>;
-    fn as_bool(&self) -> Option<bool>;
-}
-
-impl Scalar for &Value {
-    fn as_str(&self) -> Option<&str> {
-        Value::as_str(self)
-    }
-    fn as_i64(&self) -> Option<i64> {
-        Value::as_i64(self)
-    }
-    fn is_f64(&self) -> bool {
-        Value::is_f64(self)
-    }
-    fn as_f64(&self) -> Option<f64> {
-        Value::as_f64(self)
-    }
-    fn as_bool(&self) -> Option<bool> {
-        Value::as_bool(self)
-    }
-}
-
-impl Scalar for crate::tree::Node<'_> {
-    fn as_str(&self) -> Option<&str> {
-        crate::tree::Node::as_str(*self)
-    }
-    fn as_i64(&self) -> Option<i64> {
-        crate::tree::Node::as_i64(*self)
-    }
-    fn is_f64(&self) -> bool {
-        crate::tree::Node::is_f64(*self)
-    }
-    fn as_f64(&self) -> Option<f64> {
-        crate::tree::Node::as_f64(*self)
-    }
-    fn as_bool(&self) -> Option<bool> {
-        crate::tree::Node::as_bool(*self)
-    }
-}
-
 impl Lit {
-    pub fn matches(self, v: impl Scalar) -> bool {
+    pub fn matches<'a>(self, v: impl crate::tree::View<'a>) -> bool {
         match self {
             Lit::Str(s) => v.as_str() == Some(s),
             Lit::Int(i) => v.as_i64() == Some(i) && !v.is_f64(),
