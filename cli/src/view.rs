@@ -1,6 +1,7 @@
 //! Small `serde_json::Value`s made from the parts of a line's tree (`mcp_spec_types::tree`) that a
-//! reader taking a `Value` looks at: the crate's version tracker, the engine's observer. Each keeps only the keys its reader reads, so what it costs is bounded by those parts,
-//! never by the message's params or result.
+//! reader taking a `Value` looks at: the crate's version tracker. Each keeps only the keys its reader reads, so
+//! what it costs is bounded by those parts, never by the message's params or result. (The engine's observer reads
+//! the tree itself: `Observer::observe_node`.)
 
 use mcp_spec_types::tree::{Kind, Node, Object};
 use serde_json::{Map, Value};
@@ -51,32 +52,6 @@ pub fn versions(o: Object<'_>, meta_key: &str) -> Value {
         m.insert("error".into(), Value::Null);
     }
     Value::Object(m)
-}
-
-/// What the engine's `observe::Observer` reads of a message: `method`, `id`, the progress and
-/// cancellation keys of `params` (`_meta.progressToken`, `progressToken`, `progress`,
-/// `requestId`), `result.protocolVersion`, and whether `error` is there.
-pub fn observed(o: Object<'_>) -> Map<String, Value> {
-    let mut m = only(o, &["method", "id"]);
-    // `params` is only read into: left out when nothing in it is read.
-    if let Some(po) = o.get("params").and_then(|p| p.as_object()) {
-        let mut kept = only(po, &["progressToken", "progress", "requestId"]);
-        if let Some(meta) = po.get("_meta").and_then(|m| m.as_object()) {
-            kept.insert("_meta".into(), Value::Object(only(meta, &["progressToken"])));
-        }
-        if !kept.is_empty() {
-            m.insert("params".into(), Value::Object(kept));
-        }
-    }
-    // `result` counts by its presence too.
-    if let Some(r) = o.get("result") {
-        let kept = r.as_object().map(|ro| only(ro, &["protocolVersion"])).filter(|k| !k.is_empty());
-        m.insert("result".into(), kept.map_or(Value::Null, Value::Object));
-    }
-    if o.contains_key("error") {
-        m.insert("error".into(), Value::Null);
-    }
-    m
 }
 
 /// A value's compact JSON text with every object's keys sorted: the text its `Value` writes,
@@ -144,11 +119,9 @@ mod tests {
     fn views_keep_only_what_their_reader_reads() {
         let doc = Doc::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"big":[1,2,3]},"_meta":{"progressToken":7,"x":1}}}"#).unwrap();
         let o = doc.root().as_object().unwrap();
-        assert_eq!(Value::Object(observed(o)), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {"progressToken": 7}}}));
         assert_eq!(versions(o, "k"), serde_json::json!({"id": 1, "method": "tools/call", "params": {"_meta": {}}}));
         let doc = Doc::parse(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]},"params":5}"#).unwrap();
         let o = doc.root().as_object().unwrap();
-        assert_eq!(Value::Object(observed(o)), serde_json::json!({"id": 2, "result": null}));
         assert_eq!(versions(o, "k"), serde_json::json!({"id": 2, "result": null, "params": 5}));
     }
 }

@@ -91,12 +91,12 @@ impl Checker {
                 let req_method = sent_here.and(ext_info.requests.get_key_value(method).or_else(|| base_info.requests.get_key_value(method))).map(|(k, _)| *k);
                 let req = Req { module: ModRef::Ext(ext), method: req_method, result, task: false, uri: None };
                 let apps = self.apps.as_mut().expect("checked above");
-                let seen = apps.pending.observe(out.line, Some(side.direction()), &crate::view::observed(o), || req);
+                let seen = apps.pending.observe_node(out.line, Some(side.direction()), o, || req);
                 self.id_findings(side.dir_name(), Some(id), &seen.observations, prefix, out);
             }
         } else if o.contains_key("result") || o.contains_key("error") {
             let apps = self.apps.as_mut().expect("checked above");
-            let seen = apps.pending.observe(out.line, Some(side.direction()), &crate::view::observed(o), || unreachable!("an answer keeps nothing"));
+            let seen = apps.pending.observe_node(out.line, Some(side.direction()), o, || unreachable!("an answer keeps nothing"));
             let why = unmatched_why(&seen.observations);
             let matched = seen.answered.map(|a| a.attachment);
             let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);

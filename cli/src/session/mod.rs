@@ -332,8 +332,7 @@ impl Session {
     /// Feeds one message to the observer: `dir` as the line gave it (or as the method decided
     /// it), `line` its position, `req` what the checker types the answer to a request with.
     pub(crate) fn see(&mut self, dir: Option<Direction>, o: Object<'_>, line: u64, req: Option<Req>) -> Seen<Waiting> {
-        // The observer reads a `Value`: given only the keys it reads (view.rs).
-        self.observer.observe(line, dir, &crate::view::observed(o), || {
+        self.observer.observe_node(line, dir, o, || {
             let method = o.get("method").and_then(Node::as_str).unwrap_or_default();
             let id = o.get("id").map_or_else(|| "null".to_string(), crate::bounded::shown_node);
             let sent = SentRequest { method: clip(method).into(), line, id: id.into(), params: o.get("params").map(kept_params) };
