@@ -8,7 +8,6 @@ pub use super::number::Number;
 pub(super) use super::number::N;
 use super::parse::next;
 use super::{field_a, field_b, member, member_value, Doc, Tag};
-use crate::read::reader::Reader;
 
 /// One value of a [`Doc`]: copyable, 16 bytes, borrowing the document.
 #[derive(Clone, Copy)]
@@ -250,10 +249,7 @@ impl<'v> Node<'v> {
                     Tag::LongStrEscaped => self.doc.strings.long[b].0 - 1,
                     _ => b,
                 };
-                let mut r = Reader::new(text, 0);
-                r.pos = start;
-                r.skip().expect("the text parsed once already");
-                (start, r.pos - start)
+                (start, end_of(text.as_bytes(), start) - start)
             }
         };
         &text[start..start + len]
@@ -497,6 +493,36 @@ impl<'v> Iterator for ObjectIter<'v> {
             }
             return Some((self.entries.doc.key(k), v));
         }
+    }
+}
+
+/// Where the string or container whose first byte is at `at` ends, in a text the tree has parsed (so
+/// valid JSON: no limit of a reader's applies, such as numbers past 64 bits): brackets counted, strings
+/// passed over with their escapes.
+fn end_of(text: &[u8], at: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = at;
+    loop {
+        match text[i] {
+            b'"' => {
+                i += 1;
+                while text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
     }
 }
 
