@@ -14,7 +14,7 @@ use std::thread;
 
 use bytes::Bytes;
 
-use super::record::{write_line, Counts, Record};
+use super::record::{into_line, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
 use crate::proxy::{CheckEvent, Traffic, QUEUE_BYTES, QUEUE_LINES};
@@ -40,13 +40,13 @@ struct Wiring {
 impl Wiring {
     /// One line through the bridge; its outputs queued in order (under the bridge's lock, so two
     /// sides' lines never overtake each other).
-    fn feed(&self, line: &[u8], owned: Option<Bytes>, from_client: bool) {
+    fn feed(&self, line: Line, from_client: bool) {
         let mut bridge = self.bridge.lock().unwrap_or_else(PoisonError::into_inner);
-        let out = match (owned, from_client) {
-            (Some(b), true) => bridge.from_client_shared(b, None),
-            (Some(b), false) => bridge.from_server_shared(b),
-            (None, true) => bridge.from_client(line),
-            (None, false) => bridge.from_server(line),
+        let out = match (line, from_client) {
+            (Line::Long(b), true) => bridge.from_client_shared(b, None),
+            (Line::Long(b), false) => bridge.from_server_shared(b),
+            (Line::Short(l), true) => bridge.from_client(l),
+            (Line::Short(l), false) => bridge.from_server(l),
         };
         if let Some(to_client) = self.to_client.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
             for l in out.to_client {
@@ -89,7 +89,7 @@ pub(crate) fn start(
     // The client's side is not joined: it may wait on stdin long after the server is gone.
     let w = wiring.clone();
     thread::spawn(move || {
-        read_lines(io::stdin().lock(), |line, owned| w.feed(line, owned, true));
+        read_lines(io::stdin().lock(), |line| w.feed(line, true));
         // The client is done: the server's stdin closes once its queue is written, unless the
         // bridge still owes the server something (its initialization, a retry): then after that.
         let bridge = w.bridge.lock().unwrap_or_else(PoisonError::into_inner);
@@ -100,7 +100,7 @@ pub(crate) fn start(
     });
     let w = wiring.clone();
     let server_side = thread::spawn(move || {
-        read_lines(server_out, |line, owned| w.feed(line, owned, false));
+        read_lines(server_out, |line| w.feed(line, false));
         // The server is done: what was queued for the client reaches it.
         w.to_client.lock().unwrap_or_else(PoisonError::into_inner).take();
         let _ = client_writer.join();
@@ -120,19 +120,28 @@ pub(crate) fn start(
     Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary, close_server_input }
 }
 
+/// A line read: a short one borrowed from the reader's buffer, a long one's buffer handed over
+/// (the bridge and the recording share it; nothing else keeps a handle on it, so its recording
+/// line is made in it).
+enum Line<'a> {
+    Short(&'a [u8]),
+    Long(Bytes),
+}
+
 /// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on
-/// stderr). A long line's buffer is handed over with it (the bridge shares it, not a copy).
-fn read_lines(from: impl Read, mut each: impl FnMut(&[u8], Option<Bytes>)) {
+/// stderr).
+fn read_lines(from: impl Read, mut each: impl FnMut(Line)) {
     let mut r = BufReader::with_capacity(1 << 16, from);
     let mut buf = Vec::with_capacity(1 << 16);
     loop {
         buf.clear();
         match read_line(&mut r, &mut buf, MAX_LINE) {
             Ok(LineRead::Line) if buf.len() >= super::elide::ELIDE_LINE => {
-                let line = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(1 << 16)));
-                each(&line, Some(line.clone()));
+                // Room for its recording line's wrapper, while nothing else of it is held.
+                buf.reserve(super::elide::WRAP_ROOM);
+                each(Line::Long(Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(1 << 16)))));
             }
-            Ok(LineRead::Line) => each(&buf, None),
+            Ok(LineRead::Line) => each(Line::Short(&buf)),
             Ok(LineRead::TooLong(len)) => eprintln!("mcp-schema proxy: a line of {len} bytes is too long for the bridge (at most {MAX_LINE}); dropped"),
             Ok(LineRead::Eof) | Err(_) => return,
         }
@@ -167,28 +176,24 @@ fn write_lines(from: Receiver<Bytes>, to: impl Write) {
 /// Numbers the records, writes them to the recording and passes each recording line to the checker.
 fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, lost: &AtomicU64, queued_bytes: &AtomicUsize, error: &Mutex<Option<String>>) {
     let (mut number, mut unchecked) = (0u64, 0u64);
-    let mut line = Vec::new();
     while let Ok(Recorded::Records(records)) = from.recv() {
         for r in records {
             number += 1;
-            line.clear();
-            line.reserve(r.bytes.len() + 256);
-            let _ = write_line(&mut line, &r);
+            let size = r.bytes.len();
+            // Made in the message's buffer when the record holds its last handle.
+            let mut line = into_line(r, None);
             if let Some(w) = &mut record {
                 if let Err(e) = w.write_all(&line) {
                     *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
                     record = None;
                 }
             }
-            // The queue counted the message's bytes; the checker gets the wrapper line (moved: a
-            // long line is not copied again).
-            queued_bytes.fetch_sub(r.bytes.len(), Ordering::Relaxed);
-            drop(r);
-            let mut bytes = std::mem::take(&mut line);
-            if bytes.last() == Some(&b'\n') {
-                bytes.pop();
+            // The queue counted the message's bytes; the checker gets the wrapper line (moved).
+            queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            if line.last() == Some(&b'\n') {
+                line.pop();
             }
-            let size = bytes.len();
+            let (size, bytes) = (line.len(), line);
             queued_bytes.fetch_add(size, Ordering::Relaxed);
             if to_checker.try_send(CheckEvent::Wrapped { number, stream: 0, bytes }).is_err() {
                 queued_bytes.fetch_sub(size, Ordering::Relaxed);
