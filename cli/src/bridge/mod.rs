@@ -24,4 +24,4 @@ mod hardening_tests;
 mod tests;
 
 pub use self::core::{Bridge, Output, Reply};
-pub use record::{into_line, write_line, write_line_with, Counts, Leg, Note, Record, Verdict};
+pub use record::{into_line, wait_until_unique, write_line, write_line_with, Counts, Leg, Note, Record, Verdict};

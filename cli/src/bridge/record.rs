@@ -168,6 +168,24 @@ pub fn into_line(r: Record, http: Option<&Value>) -> Vec<u8> {
     line
 }
 
+/// Waits, at most [`UNIQUE_WAIT`], until the bytes of a long line have no other handle (a
+/// writer's, once it has written them): then [`into_line`] makes its recording line in them. Not
+/// while the recorder's queue holds `queued` bytes past half its bound: it copies then, rather than
+/// fall behind.
+pub fn wait_until_unique(bytes: &bytes::Bytes, queued: usize) {
+    if bytes.len() < super::elide::ELIDE_LINE || queued > crate::proxy::QUEUE_BYTES / 2 {
+        return;
+    }
+    let start = std::time::Instant::now();
+    while !bytes.is_unique() && start.elapsed() < UNIQUE_WAIT {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// How long a recorder waits for a writer to let a long line go before it copies the line (the
+/// recording and the checker wait; the traffic never does).
+const UNIQUE_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// What goes before and after a record's bytes in its recording line (the `\n` included).
 fn wrapper(r: &Record, http: Option<&Value>) -> (Vec<u8>, Vec<u8>) {
     if serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_err() {

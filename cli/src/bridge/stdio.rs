@@ -14,7 +14,7 @@ use std::thread;
 
 use bytes::Bytes;
 
-use super::record::{into_line, Counts, Record};
+use super::record::{into_line, wait_until_unique, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
 use crate::proxy::{CheckEvent, Traffic, QUEUE_BYTES, QUEUE_LINES};
@@ -225,7 +225,7 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
             // Made in the message's buffer when the record holds its last handle: a long line sent
             // (no note) is let go by its writer soon, and not copied if that is within a short wait.
             if r.note.is_none() {
-                wait_until_unique(&r.bytes);
+                wait_until_unique(&r.bytes, queued_bytes.load(Ordering::Relaxed));
             }
             let mut line = into_line(r, None);
             if let Some(w) = &mut record {
@@ -253,21 +253,6 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
     }
     let _ = to_checker.send(CheckEvent::End { unrecorded: lost.load(Ordering::Relaxed), unchecked });
 }
-
-/// Waits, at most [`UNIQUE_WAIT`], until `bytes` of a long line have no other handle (the writer's).
-fn wait_until_unique(bytes: &Bytes) {
-    if bytes.len() < super::elide::ELIDE_LINE {
-        return;
-    }
-    let start = std::time::Instant::now();
-    while !bytes.is_unique() && start.elapsed() < UNIQUE_WAIT {
-        thread::sleep(std::time::Duration::from_millis(1));
-    }
-}
-
-/// How long the recorder waits for a writer to let a long line go before it copies the line (the
-/// recording and the checker wait; the traffic never does).
-const UNIQUE_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// `--summary`: the verdicts per method, after the checker's summary.
 pub(crate) fn write_summary(counts: &Mutex<Counts>, findings: &Out, json: bool) {

@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use super::Ctx;
 use super::record::on_leg;
 use crate::bridge::head::Head;
-use crate::bridge::{into_line, Bridge, Leg, Output, Record, Reply};
+use crate::bridge::{Bridge, Leg, Output, Record, Reply};
 use crate::vocab::Direction;
 use crate::proxy::http::record::{end_line, request_line, response_line};
 
@@ -126,10 +126,11 @@ impl Session {
         Session { stream, id, bridge: Bridge::new(ctx.to), upstream_session: None, upstream_get: false, posts: HashMap::new(), get: None, backlog: VecDeque::new(), outbox: None, held: VecDeque::new() }
     }
 
-    /// Queues `r`'s recording line (made in its message's buffer when `r` holds the last handle on it).
+    /// Queues `r` for the recording (its line made on the recorder's thread, in its message's
+    /// buffer when nothing else holds it by then).
     fn record(&self, ctx: &Ctx, r: Record, http: Option<&Value>) {
         let checked = serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_ok();
-        ctx.rec.send(into_line(r, http), checked.then_some(self.stream));
+        ctx.rec.send_record(r, http.cloned(), checked.then_some(self.stream));
     }
 
     /// A client POST with these request ids: its answer waits on the returned queue. A batch is
