@@ -166,7 +166,8 @@ async fn collect(ctx: &Ctx, headers: &HeaderMap, mut body: Incoming, max: usize)
         return Err(too_long());
     }
     let mut held = Held::none();
-    let mut buf = Vec::with_capacity(length.map_or(0, |n| n + WRAP_ROOM));
+    // Not past what the budget has free: such a body is refused as it comes.
+    let mut buf = Vec::with_capacity(length.filter(|&n| n <= ctx.budget.free()).map_or(0, |n| n + WRAP_ROOM));
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| (400, format!("reading the body: {e}")))?;
         let Ok(data) = frame.into_data() else { continue };
