@@ -14,7 +14,7 @@ fn sent(out: &Output) -> Value {
 }
 
 /// An older client in session with a 2026-07-28 server: `initialize` answered from `server/discover`.
-fn older_client_with_a_2026_server() -> Bridge {
+pub(super) fn older_client_with_a_2026_server() -> Bridge {
     let mut b = bridge("2026-07-28");
     let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}}, "clientInfo": {"name": "old", "version": "1"}}})));
     let discover = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}});
@@ -179,7 +179,7 @@ fn a_long_message_with_a_repeated_key_is_converted_as_a_value_reads_it() {
 }
 
 /// A long `tools/call` whose arguments hold `parts` (JSON texts), each a part the bridge elides.
-fn long_call(id: u64, parts: &[(&str, Vec<u8>)]) -> Vec<u8> {
+pub(super) fn long_call(id: u64, parts: &[(&str, Vec<u8>)]) -> Vec<u8> {
     let mut call = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"x","arguments":{{"#).into_bytes();
     for (i, (k, text)) in parts.iter().enumerate() {
         if i > 0 {

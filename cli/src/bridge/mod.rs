@@ -21,6 +21,8 @@ pub mod stdio;
 #[cfg(test)]
 mod hardening_tests;
 #[cfg(test)]
+mod memory_tests;
+#[cfg(test)]
 mod tests;
 
 pub use self::core::{Bridge, Output, Reply};
