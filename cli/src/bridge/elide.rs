@@ -1,10 +1,10 @@
 //! Long messages without their bulk as a `Value`: a line of at least [`ELIDE_LINE`] bytes is parsed
 //! once into a compact tree ([`mcp_spec_types::tree::Doc`]), and the bridge works on a small
 //! `Value` of it, its skeleton, in which each long string and each big container deep inside (two
-//! levels under the message or more) is a marker string. The parts a marker stands for are kept as
-//! the text `serde_json` writes for them (keys sorted, a repeated key's last value, as a `Value`
-//! would be written), and put back in place where the bridge writes a message ([`to_vec`]), so what
-//! goes out is byte for byte what the whole `Value` would have given.
+//! levels under the message or more) is a marker string. The tree is gone once the skeleton is
+//! made: the parts a marker stands for are spans of the line, put back in place where the bridge
+//! writes a message ([`to_vec`]), so each goes out as the peer wrote it (its keys in its order, its
+//! escapes), the same JSON value; the rest of the message is written as its `Value` would be.
 //!
 //! A marker may only stand where the conversion carries a value as it is: `shape::convert` checks
 //! it ([`probe`]) and otherwise converts the whole message ([`materialize`], within the cost
@@ -33,19 +33,15 @@ const MARK: &str = "\u{0}mcp-schema-elided:";
 /// The same, as `serde_json` writes it inside a string.
 const MARK_JSON: &[u8] = b"\"\\u0000mcp-schema-elided:";
 
-/// One part a marker stands for.
+/// Room left after a message the bridge writes, and after a long line it reads, so that its
+/// recording line (the message inside its wrapper) is made in the same buffer ([`super::record::into_line`]).
+pub const WRAP_ROOM: usize = 1024;
+
+/// One part a marker stands for: its text in the line (a string with its quotes).
 #[derive(Debug)]
 pub struct Part {
-    text: Text,
+    span: std::ops::Range<usize>,
     pub container: bool,
-}
-
-/// A part's text as `serde_json` writes its `Value`: a span of the line where that is the line's
-/// own text (a string without escapes), else written out.
-#[derive(Debug)]
-enum Text {
-    Line(std::ops::Range<usize>),
-    Own(Vec<u8>),
 }
 
 /// The line being handled, shared with its recording, and the parts of it the markers stand for.
@@ -105,10 +101,7 @@ pub fn shared(bytes: &[u8]) -> Bytes {
 
 impl Current {
     fn text<'a>(&'a self, p: &'a Part) -> &'a [u8] {
-        match &p.text {
-            Text::Line(r) => &self.line[r.clone()],
-            Text::Own(t) => t,
-        }
+        &self.line[p.span.clone()]
     }
 }
 
@@ -158,7 +151,9 @@ pub fn parse(line: &[u8]) -> Result<(Map<String, Value>, Vec<Part>), NotRead> {
     if o.get("jsonrpc").and_then(Node::as_str) != Some("2.0") {
         return Err(NotRead::Invalid("not a JSON-RPC 2.0 message: `jsonrpc` is not \"2.0\"".into()));
     }
-    let mut sk = Skeleton { line: line.as_ptr() as usize..line.as_ptr() as usize + line.len(), parts: Vec::new(), values: 0, marked: false };
+    // A string starts with NUL only where the text has `\u0000` (JSON has no raw control characters).
+    let nul = memchr::memmem::find(line, b"\\u0000").is_some();
+    let mut sk = Skeleton { line: line.as_ptr() as usize..line.as_ptr() as usize + line.len(), parts: Vec::new(), values: 0, marked: false, nul };
     let mut msg = Map::new();
     for (k, v) in o.iter() {
         // `params`, `result` and `error` stay objects, and so does their `_meta` (the bridge adds and
@@ -208,6 +203,8 @@ struct Skeleton {
     values: usize,
     /// A string of the message starts like a marker.
     marked: bool,
+    /// The line has a `\u0000` escape: the parts are looked into for strings that start like a marker.
+    nul: bool,
 }
 
 impl Skeleton {
@@ -218,20 +215,11 @@ impl Skeleton {
     }
 
     fn mark(&mut self, n: Node, container: bool) -> Value {
-        let borrowed = n.as_str().map(|s| s.as_ptr() as usize..s.as_ptr() as usize + s.len()).filter(|r| self.line.start < r.start && r.end < self.line.end);
-        let text = match borrowed {
-            // Without escapes (the string is the line's own text), it is written as it stands.
-            Some(r) => {
-                self.marked |= n.as_str().is_some_and(|s| s.starts_with('\u{0}'));
-                Text::Line(r.start - self.line.start - 1..r.end - self.line.start + 1)
-            }
-            None => {
-                let mut text = Vec::new();
-                self.marked |= write(n, &mut text);
-                Text::Own(text)
-            }
-        };
-        self.parts.push(Part { text, container });
+        let text = n.json_text();
+        let start = text.as_ptr() as usize - self.line.start;
+        debug_assert!(text.as_ptr() as usize + text.len() <= self.line.end, "the tree borrows the line");
+        self.marked |= self.nul && starts_like_a_marker(n);
+        self.parts.push(Part { span: start..start + text.len(), container });
         self.values += 1;
         Value::String(format!("{MARK}{}", self.parts.len() - 1))
     }
@@ -291,48 +279,14 @@ impl Skeleton {
     }
 }
 
-/// Writes `n` as `serde_json` writes its `Value` (keys sorted; a repeated key once, its last
-/// value); `true` if a string in it starts like a marker.
-fn write(n: Node, out: &mut Vec<u8>) -> bool {
+/// Whether a string or key in `n` starts with NUL (as a marker does).
+fn starts_like_a_marker(n: Node) -> bool {
     match n.kind() {
-        Kind::Null => out.extend_from_slice(b"null"),
-        Kind::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
-        Kind::Number(x) => serde_json::to_writer(&mut *out, &x.to_number()).expect("a number writes"),
-        Kind::String(s) => {
-            serde_json::to_writer(&mut *out, s).expect("a string writes");
-            return s.starts_with('\u{0}');
-        }
-        Kind::Array(a) => {
-            let mut marked = false;
-            out.push(b'[');
-            for (i, item) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                marked |= write(item, out);
-            }
-            out.push(b']');
-            return marked;
-        }
-        Kind::Object(o) => {
-            let mut entries: Vec<(&str, Node)> = o.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            let mut marked = false;
-            out.push(b'{');
-            for (i, (k, v)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                marked |= k.starts_with('\u{0}');
-                serde_json::to_writer(&mut *out, k).expect("a key writes");
-                out.push(b':');
-                marked |= write(v, out);
-            }
-            out.push(b'}');
-            return marked;
-        }
+        Kind::String(s) => s.starts_with('\u{0}'),
+        Kind::Array(a) => a.iter().any(starts_like_a_marker),
+        Kind::Object(o) => o.iter().any(|(k, v)| k.starts_with('\u{0}') || starts_like_a_marker(v)),
+        _ => false,
     }
-    false
 }
 
 /// The part a string value marks, if it is a marker of the line being handled.
@@ -347,7 +301,7 @@ fn write_with(msg: &Value, c: &Current, containers: bool) -> Vec<u8> {
     if parts.is_empty() || memchr::memmem::find(&text, MARK_JSON).is_none() {
         return text;
     }
-    let mut out = Vec::with_capacity(text.len() + parts.iter().map(|p| c.text(p).len()).sum::<usize>());
+    let mut out = Vec::with_capacity(text.len() + parts.iter().map(|p| p.span.len()).sum::<usize>() + WRAP_ROOM);
     let mut at = 0;
     for i in memchr::memmem::find_iter(&text, MARK_JSON) {
         if i < at {
@@ -389,10 +343,10 @@ pub fn has_markers(v: &Value) -> bool {
     active() && holds(v, true, &current().parts)
 }
 
-/// `a == b`, where `a` may hold markers.
+/// `a == b`, where `a` may hold markers (compared on the tree of its text: a part is the peer's text).
 pub fn same(a: &Value, b: &Value) -> bool {
     if has_markers(a) {
-        to_vec(a) == serde_json::to_vec(b).unwrap_or_default()
+        Doc::parse_slice(&to_vec(a)).is_ok_and(|doc| doc.root() == *b)
     } else {
         a == b
     }
@@ -503,7 +457,7 @@ mod tests {
     }
 
     #[test]
-    fn a_skeleton_written_back_is_the_value_written() {
+    fn a_skeleton_written_back_is_the_same_value_with_its_parts_as_the_peer_wrote_them() {
         let mut line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"z":1},"arguments":{"b":"#.to_vec();
         line.extend_from_slice(format!("\"{}\"", "Q".repeat(LONG_STRING)).as_bytes());
         line.extend_from_slice(br#","a":["#);
@@ -514,12 +468,22 @@ mod tests {
         let whole: Value = serde_json::from_slice(&line).unwrap();
         let (msg, parts) = parse(&line).ok().unwrap();
         assert_eq!(parts.len(), 2, "the long string and the big array");
-        assert!(matches!(parts[0].text, Text::Line(_)) && !parts[0].container && parts[1].container);
+        assert!(!parts[0].container && parts[1].container);
         let msg = Value::Object(msg);
         assert!(text(&msg).len() < 200, "{msg}");
         let _scope = Scope::set(parts, &line, None);
         assert!(shared(&line).as_ptr() != line.as_ptr() && shared(&line).as_ptr() == shared(&line).as_ptr(), "the line is copied once");
-        assert_eq!(to_vec(&msg), text(&whole));
+        let written = to_vec(&msg);
+        assert_eq!(serde_json::from_slice::<Value>(&written).unwrap(), whole);
+        // The skeleton is written as a `Value` (keys sorted); each part as it stands in the line:
+        // the array with its repeated keys, escapes and `-0`, the string.
+        let array = &line[memchr::memmem::find(&line, b"[").unwrap()..line.len() - 3];
+        let string = format!("\"{}\"", "Q".repeat(LONG_STRING));
+        let mut expected = br#"{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"z":1},"arguments":{"a":"#.to_vec();
+        expected.extend_from_slice(array);
+        expected.extend_from_slice(format!(r#","b":{string}}},"name":"x"}}}}"#).as_bytes());
+        assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&expected));
+        assert!(written.capacity() >= written.len() + WRAP_ROOM, "room for its recording line");
         let mut full = msg.clone();
         materialize(&mut full).unwrap();
         assert_eq!(full, whole);
@@ -533,5 +497,23 @@ mod tests {
         let (msg, parts) = parse(&line).ok().unwrap();
         assert!(parts.is_empty());
         assert_eq!(Value::Object(msg), serde_json::from_slice::<Value>(&line).unwrap());
+        // Inside a part too (a key of an object deep in a big array).
+        let mut line = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"y":["#.to_vec();
+        for _ in 0..2000 {
+            line.extend_from_slice(br#"{"k":1},"#);
+        }
+        line.extend_from_slice(br#"{"\u0000mcp-schema-elided:0":1}]}}}"#);
+        line.resize(line.len().max(ELIDE_LINE), b' ');
+        let (msg, parts) = read(&line).ok().unwrap();
+        assert!(parts.is_empty());
+        assert_eq!(Value::Object(msg), serde_json::from_slice::<Value>(&line).unwrap());
+        // Elsewhere in the line, a `\u0000` that starts no string changes nothing.
+        let mut line = br#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"y":["#.to_vec();
+        for _ in 0..2000 {
+            line.extend_from_slice(br#"{"k":"a\u0000"},"#);
+        }
+        line.extend_from_slice(br#"1]}}}"#);
+        line.resize(line.len().max(ELIDE_LINE), b' ');
+        assert_eq!(read(&line).ok().unwrap().1.len(), 1);
     }
 }

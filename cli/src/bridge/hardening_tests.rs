@@ -14,7 +14,7 @@ fn sent(out: &Output) -> Value {
 }
 
 /// An older client in session with a 2026-07-28 server: `initialize` answered from `server/discover`.
-fn older_client_with_a_2026_server() -> Bridge {
+pub(super) fn older_client_with_a_2026_server() -> Bridge {
     let mut b = bridge("2026-07-28");
     let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}}, "clientInfo": {"name": "old", "version": "1"}}})));
     let discover = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}});
@@ -168,8 +168,80 @@ fn a_long_message_with_a_repeated_key_is_converted_as_a_value_reads_it() {
     assert_eq!((&up["params"]["name"], &up["params"]["arguments"]["z"]), (&json!("x"), &json!(9)));
     assert_eq!(up["params"]["arguments"], original["params"]["arguments"]);
     assert_eq!(up["params"]["arguments"]["a"][0], json!({"k": 2}));
-    assert_eq!(out.to_server[0], as_value_writes(&out.to_server[0]));
+    // The elided array goes on as the client wrote it, its repeated keys too (a reader that takes
+    // the last one, as `Value` does, reads the same); the rest is written as its `Value` would be.
+    let array = &call[memchr::memmem::find(&call, b"[").unwrap()..memchr::memmem::rfind(&call, b"]").unwrap() + 1];
+    assert!(memchr::memmem::find(&out.to_server[0], array).is_some());
+    assert!(out.to_server[0].starts_with(br#"{"id":"mcp-schema-bridge/"#), "{:?}", String::from_utf8_lossy(&out.to_server[0][..80]));
     // Its answer goes to the client under the last `id`.
     let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": up["id"], "result": {"content": []}})));
     assert_eq!(values(&out.to_client).remove(0)["id"], json!(9));
+}
+
+/// A long `tools/call` whose arguments hold `parts` (JSON texts), each a part the bridge elides.
+pub(super) fn long_call(id: u64, parts: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut call = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"x","arguments":{{"#).into_bytes();
+    for (i, (k, text)) in parts.iter().enumerate() {
+        if i > 0 {
+            call.push(b',');
+        }
+        call.extend_from_slice(format!("\"{k}\":").as_bytes());
+        call.extend_from_slice(text);
+    }
+    call.extend_from_slice(b"}}}");
+    call
+}
+
+#[test]
+fn a_long_message_goes_on_with_its_elided_parts_as_the_peer_wrote_them() {
+    let mut b = older_client_with_a_2026_server();
+    // An array of small objects with their keys out of order and escapes; an object of 2000 keys,
+    // the last first; a long string with escapes.
+    let mut array = b"[".to_vec();
+    for i in 0..40_000 {
+        array.extend_from_slice(format!(r#"{{"z":{i},"a":"\u00e9\/","m":-0}},"#).as_bytes());
+    }
+    array.extend_from_slice(br#"{"z":0}]"#);
+    let object = format!("{{{}}}", (0..2000).rev().map(|i| format!(r#""k{i}":[{i}, true ,null]"#)).collect::<Vec<_>>().join(","));
+    let string = format!(r#""{}\n\u0041""#, "Q".repeat(20_000));
+    let parts = [("list", array), ("map", object.into_bytes()), ("text", string.into_bytes())];
+    let call = long_call(7, &parts);
+    assert!(call.len() > 1 << 20);
+    let mut buffer = Vec::with_capacity(call.len() + 4096);
+    buffer.extend_from_slice(&call);
+    let at = buffer.as_ptr();
+    let mut out = b.from_client_shared(bytes::Bytes::from(buffer), None);
+    assert_eq!((out.to_server.len(), out.records.len()), (1, 2));
+    let sent = out.to_server[0].clone();
+    for (k, text) in &parts {
+        assert!(memchr::memmem::find(&sent, text).is_some(), "{k} is not byte for byte the client's");
+    }
+    let up: Value = serde_json::from_slice(&sent).unwrap();
+    let original: Value = serde_json::from_slice(&call).unwrap();
+    assert_eq!(up["params"]["arguments"], original["params"]["arguments"]);
+    assert_eq!(up["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    // The recording: the client's line is made into its recording line in its own buffer (the
+    // record holds the last handle on it), the server's once the line sent is gone.
+    let received = super::into_line(out.records.remove(0), None);
+    assert_eq!(received.as_ptr(), at, "the client's line was copied");
+    assert!(received.starts_with(br#"{"leg":"client","dir":"c2s","msg":{"jsonrpc""#) && received.ends_with(b"}\n"));
+    let wrapped: Value = serde_json::from_slice(&received).unwrap();
+    assert_eq!((&wrapped["msg"], &wrapped["bridge"]["verdict"]), (&original, &json!("converted")));
+    let sent_at = out.to_server[0].as_ptr();
+    drop((out.to_server, sent));
+    let line = super::into_line(out.records.remove(0), None);
+    assert_eq!(line.as_ptr(), sent_at, "the line sent was copied");
+    assert_eq!(serde_json::from_slice::<Value>(&line).unwrap()["msg"], up);
+}
+
+#[test]
+fn a_shared_message_is_copied_once_into_its_recording_line() {
+    let r = super::Record { leg: super::Leg::Server, dir: crate::vocab::Direction::ServerToClient, bytes: bytes::Bytes::from_static(br#"{"jsonrpc":"2.0","method":"m"}"#), note: None };
+    let kept = r.bytes.clone();
+    let line = super::into_line(r, None);
+    assert_eq!(line, br#"{"leg":"server","dir":"s2c","msg":{"jsonrpc":"2.0","method":"m"}}"#.iter().chain(b"\n").copied().collect::<Vec<u8>>());
+    assert_ne!(line.as_ptr(), kept.as_ptr());
+    // Not JSON: as it travelled.
+    let r = super::Record { leg: super::Leg::Client, dir: crate::vocab::Direction::ClientToServer, bytes: bytes::Bytes::from(b"not json".to_vec()), note: None };
+    assert_eq!(super::into_line(r, None), b"not json\n");
 }

@@ -21,7 +21,9 @@ pub mod stdio;
 #[cfg(test)]
 mod hardening_tests;
 #[cfg(test)]
+mod memory_tests;
+#[cfg(test)]
 mod tests;
 
 pub use self::core::{Bridge, Output, Reply};
-pub use record::{write_line, write_line_with, Counts, Leg, Note, Record, Verdict};
+pub use record::{into_line, wait_until_unique, write_line, write_line_with, Counts, Leg, Note, Record, Verdict};

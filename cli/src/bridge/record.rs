@@ -141,13 +141,59 @@ pub fn write_line(w: &mut impl Write, r: &Record) -> io::Result<()> {
 
 /// [`write_line`] with the line's `http` object (`proxy --http --to`: where the message travelled).
 pub fn write_line_with(w: &mut impl Write, r: &Record, http: Option<&Value>) -> io::Result<()> {
+    let (head, tail) = wrapper(r, http);
+    w.write_all(&head)?;
+    w.write_all(&r.bytes)?;
+    w.write_all(&tail)
+}
+
+/// [`write_line_with`] into a buffer, taking `r`: the line is made in the message's own buffer
+/// when `r` holds its only handle and there is room around it (the wrapper's head is moved in
+/// front, so a long message is not copied again), else in a new buffer of the line's size.
+pub fn into_line(r: Record, http: Option<&Value>) -> Vec<u8> {
+    let (head, tail) = wrapper(&r, http);
+    let n = r.bytes.len();
+    let fresh = |msg: &[u8]| [&head[..], msg, &tail[..]].concat();
+    if !r.bytes.is_unique() {
+        return fresh(&r.bytes);
+    }
+    let mut line = Vec::from(r.bytes);
+    if line.capacity() - n < head.len() + tail.len() {
+        return fresh(&line);
+    }
+    line.resize(n + head.len(), 0);
+    line.copy_within(0..n, head.len());
+    line[..head.len()].copy_from_slice(&head);
+    line.extend_from_slice(&tail);
+    line
+}
+
+/// Waits, at most [`UNIQUE_WAIT`], until the bytes of a long line have no other handle (a
+/// writer's, once it has written them): then [`into_line`] makes its recording line in them. Not
+/// while the recorder's queue holds `queued` bytes past half its bound: it copies then, rather than
+/// fall behind.
+pub fn wait_until_unique(bytes: &bytes::Bytes, queued: usize) {
+    if bytes.len() < super::elide::ELIDE_LINE || queued > crate::proxy::QUEUE_BYTES / 2 {
+        return;
+    }
+    let start = std::time::Instant::now();
+    while !bytes.is_unique() && start.elapsed() < UNIQUE_WAIT {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// How long a recorder waits for a writer to let a long line go before it copies the line (the
+/// recording and the checker wait; the traffic never does).
+const UNIQUE_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// What goes before and after a record's bytes in its recording line (the `\n` included).
+fn wrapper(r: &Record, http: Option<&Value>) -> (Vec<u8>, Vec<u8>) {
     if serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_err() {
-        w.write_all(&r.bytes)?;
-        return w.write_all(b"\n");
+        return (Vec::new(), b"\n".to_vec());
     }
     let dir = crate::vocab::dir_name(r.dir);
-    write!(w, "{{\"leg\":\"{}\",\"dir\":\"{dir}\",\"msg\":", r.leg.name())?;
-    w.write_all(&r.bytes)?;
+    let head = format!("{{\"leg\":\"{}\",\"dir\":\"{dir}\",\"msg\":", r.leg.name()).into_bytes();
+    let mut w = Vec::new();
     if let Some(n) = &r.note {
         let mut bridge = serde_json::json!({"verdict": n.verdict.name(), "method": n.method});
         if !n.what.is_empty() {
@@ -156,10 +202,11 @@ pub fn write_line_with(w: &mut impl Write, r: &Record, http: Option<&Value>) -> 
         if let Some(row) = &n.row {
             bridge["row"] = Value::from(row.as_str());
         }
-        write!(w, ",\"bridge\":{bridge}")?;
+        let _ = write!(w, ",\"bridge\":{bridge}");
     }
     if let Some(h) = http {
-        write!(w, ",\"http\":{h}")?;
+        let _ = write!(w, ",\"http\":{h}");
     }
-    w.write_all(b"}\n")
+    w.extend_from_slice(b"}\n");
+    (head, w)
 }

@@ -5,7 +5,7 @@
 //! room in the queue is counted and lost.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -14,11 +14,11 @@ use std::thread;
 
 use bytes::Bytes;
 
-use super::record::{write_line, Counts, Record};
+use super::record::{into_line, wait_until_unique, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
 use crate::proxy::{CheckEvent, Traffic, QUEUE_BYTES, QUEUE_LINES};
-use crate::input::{read_line, LineRead, MAX_LINE};
+use crate::input::{LineRead, MAX_LINE};
 
 enum Recorded {
     Records(Vec<Record>),
@@ -40,13 +40,13 @@ struct Wiring {
 impl Wiring {
     /// One line through the bridge; its outputs queued in order (under the bridge's lock, so two
     /// sides' lines never overtake each other).
-    fn feed(&self, line: &[u8], owned: Option<Bytes>, from_client: bool) {
+    fn feed(&self, line: Line, from_client: bool) {
         let mut bridge = self.bridge.lock().unwrap_or_else(PoisonError::into_inner);
-        let out = match (owned, from_client) {
-            (Some(b), true) => bridge.from_client_shared(b, None),
-            (Some(b), false) => bridge.from_server_shared(b),
-            (None, true) => bridge.from_client(line),
-            (None, false) => bridge.from_server(line),
+        let out = match (line, from_client) {
+            (Line::Long(b), true) => bridge.from_client_shared(b, None),
+            (Line::Long(b), false) => bridge.from_server_shared(b),
+            (Line::Short(l), true) => bridge.from_client(l),
+            (Line::Short(l), false) => bridge.from_server(l),
         };
         if let Some(to_client) = self.to_client.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
             for l in out.to_client {
@@ -89,7 +89,7 @@ pub(crate) fn start(
     // The client's side is not joined: it may wait on stdin long after the server is gone.
     let w = wiring.clone();
     thread::spawn(move || {
-        read_lines(io::stdin().lock(), |line, owned| w.feed(line, owned, true));
+        read_lines(io::stdin().lock(), |line| w.feed(line, true));
         // The client is done: the server's stdin closes once its queue is written, unless the
         // bridge still owes the server something (its initialization, a retry): then after that.
         let bridge = w.bridge.lock().unwrap_or_else(PoisonError::into_inner);
@@ -100,7 +100,7 @@ pub(crate) fn start(
     });
     let w = wiring.clone();
     let server_side = thread::spawn(move || {
-        read_lines(server_out, |line, owned| w.feed(line, owned, false));
+        read_lines(server_out, |line| w.feed(line, false));
         // The server is done: what was queued for the client reaches it.
         w.to_client.lock().unwrap_or_else(PoisonError::into_inner).take();
         let _ = client_writer.join();
@@ -120,24 +120,75 @@ pub(crate) fn start(
     Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary, close_server_input }
 }
 
+/// A line read: a short one borrowed from the reader's buffer, a long one's buffer handed over
+/// (the bridge and the recording share it; nothing else keeps a handle on it, so its recording
+/// line is made in it).
+enum Line<'a> {
+    Short(&'a [u8]),
+    Long(Bytes),
+}
+
 /// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on
-/// stderr). A long line's buffer is handed over with it (the bridge shares it, not a copy).
-fn read_lines(from: impl Read, mut each: impl FnMut(&[u8], Option<Bytes>)) {
+/// stderr).
+fn read_lines(from: impl Read, mut each: impl FnMut(Line)) {
     let mut r = BufReader::with_capacity(1 << 16, from);
     let mut buf = Vec::with_capacity(1 << 16);
     loop {
         buf.clear();
-        match read_line(&mut r, &mut buf, MAX_LINE) {
+        match read_line(&mut r, &mut buf) {
             Ok(LineRead::Line) if buf.len() >= super::elide::ELIDE_LINE => {
-                let line = Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(1 << 16)));
-                each(&line, Some(line.clone()));
+                // Room for its recording line's wrapper, while nothing else of it is held.
+                buf.reserve(super::elide::WRAP_ROOM);
+                each(Line::Long(Bytes::from(std::mem::replace(&mut buf, Vec::with_capacity(1 << 16)))));
             }
-            Ok(LineRead::Line) => each(&buf, None),
+            Ok(LineRead::Line) => each(Line::Short(&buf)),
             Ok(LineRead::TooLong(len)) => eprintln!("mcp-schema proxy: a line of {len} bytes is too long for the bridge (at most {MAX_LINE}); dropped"),
             Ok(LineRead::Eof) | Err(_) => return,
         }
         if buf.capacity() > 1 << 24 {
             buf = Vec::with_capacity(1 << 16);
+        }
+    }
+}
+
+/// Reads up to the next `\n` (not included) into `buf`, as `crate::input::read_line` does, but a
+/// line past 64 KiB grows its buffer 8 times at a step (up to the longest line and its wrapper), not
+/// 2: each step leaves the previous buffer behind, written full, which the allocator may keep in
+/// memory a while (through the parse that follows); only the pages written take memory.
+fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineRead> {
+    let (mut len, mut any) = (0usize, false);
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match (any, len > MAX_LINE) {
+                (false, _) => LineRead::Eof,
+                (true, false) => LineRead::Line,
+                (true, true) => LineRead::TooLong(len),
+            });
+        }
+        any = true;
+        let (chunk, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (&avail[..i], Some(i + 1)),
+            None => (avail, None),
+        };
+        len += chunk.len();
+        if len <= MAX_LINE {
+            if buf.capacity() - buf.len() < chunk.len() && buf.len() >= 1 << 16 {
+                let room = (len * 8).min(MAX_LINE + super::elide::WRAP_ROOM);
+                buf.reserve_exact(room.saturating_sub(buf.len()));
+            }
+            buf.extend_from_slice(chunk);
+        } else {
+            buf.clear();
+        }
+        let used = done.unwrap_or(avail.len());
+        r.consume(used);
+        if done.is_some() {
+            return Ok(if len > MAX_LINE { LineRead::TooLong(len) } else { LineRead::Line });
         }
     }
 }
@@ -167,28 +218,28 @@ fn write_lines(from: Receiver<Bytes>, to: impl Write) {
 /// Numbers the records, writes them to the recording and passes each recording line to the checker.
 fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, lost: &AtomicU64, queued_bytes: &AtomicUsize, error: &Mutex<Option<String>>) {
     let (mut number, mut unchecked) = (0u64, 0u64);
-    let mut line = Vec::new();
     while let Ok(Recorded::Records(records)) = from.recv() {
         for r in records {
             number += 1;
-            line.clear();
-            line.reserve(r.bytes.len() + 256);
-            let _ = write_line(&mut line, &r);
+            let size = r.bytes.len();
+            // Made in the message's buffer when the record holds its last handle: a long line sent
+            // (no note) is let go by its writer soon, and not copied if that is within a short wait.
+            if r.note.is_none() {
+                wait_until_unique(&r.bytes, queued_bytes.load(Ordering::Relaxed));
+            }
+            let mut line = into_line(r, None);
             if let Some(w) = &mut record {
                 if let Err(e) = w.write_all(&line) {
                     *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
                     record = None;
                 }
             }
-            // The queue counted the message's bytes; the checker gets the wrapper line (moved: a
-            // long line is not copied again).
-            queued_bytes.fetch_sub(r.bytes.len(), Ordering::Relaxed);
-            drop(r);
-            let mut bytes = std::mem::take(&mut line);
-            if bytes.last() == Some(&b'\n') {
-                bytes.pop();
+            // The queue counted the message's bytes; the checker gets the wrapper line (moved).
+            queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            if line.last() == Some(&b'\n') {
+                line.pop();
             }
-            let size = bytes.len();
+            let (size, bytes) = (line.len(), line);
             queued_bytes.fetch_add(size, Ordering::Relaxed);
             if to_checker.try_send(CheckEvent::Wrapped { number, stream: 0, bytes }).is_err() {
                 queued_bytes.fetch_sub(size, Ordering::Relaxed);

@@ -13,6 +13,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http_body_util::{Either, Full};
+use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
@@ -24,6 +25,8 @@ use crate::bridge::head::Head;
 use super::{upstream, Ctx};
 use super::record::on_leg;
 use crate::bridge::Leg;
+use crate::bridge::elide::WRAP_ROOM;
+use crate::proxy::http::limits::Held;
 use crate::proxy::http::record::{end_line, header, request_line, response_line, SESSIONS_MAX};
 use crate::input::MAX_LINE;
 
@@ -153,13 +156,38 @@ pub fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why:
     plain(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN), why, None)
 }
 
+/// A POST's body whole (at most `max` bytes), held within the budget shared by all bodies, in one
+/// buffer of its `Content-Length` and room for its recording line's wrapper: a long message is
+/// neither grown nor copied on its way to the core. `Err` has the status to answer and why.
+async fn collect(ctx: &Ctx, headers: &HeaderMap, mut body: Incoming, max: usize) -> Result<(Bytes, Held), (u16, String)> {
+    let too_long = || (413, format!("the body is longer than {max} bytes"));
+    let length = header(headers, "content-length").and_then(|v| v.trim().parse::<usize>().ok());
+    if length.is_some_and(|n| n > max) {
+        return Err(too_long());
+    }
+    let mut held = Held::none();
+    // Not past what the budget has free: such a body is refused as it comes.
+    let mut buf = Vec::with_capacity(length.filter(|&n| n <= ctx.budget.free()).map_or(0, |n| n + WRAP_ROOM));
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| (400, format!("reading the body: {e}")))?;
+        let Ok(data) = frame.into_data() else { continue };
+        if buf.len() + data.len() > max {
+            return Err(too_long());
+        }
+        if !held.grow(&ctx.budget, data.len()) {
+            return Err((503, ctx.budget.spent()));
+        }
+        buf.extend_from_slice(&data);
+    }
+    Ok((Bytes::from(buf), held))
+}
+
 async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, headers: &HeaderMap, body: Incoming) -> Answer {
     // Held within the budget shared by all bodies until this POST is handled.
-    let (body, _held) = match ctx.budget.collect(body, MAX_LINE).await {
+    let (body, _held) = match collect(ctx, headers, body, MAX_LINE).await {
         Ok(b) => b,
         Err((status, why)) => return plain(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST), &why, None),
     };
-    let _ = headers;
     // One message goes to the core as it came (the core weighs its tree before reading it: see
     // crate::cost); only its head is read here. A batch (2025-03-26) is split, within the budget.
     let batch = body.trim_ascii_start().starts_with(b"[");
@@ -215,8 +243,9 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
                 guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
             }
         } else {
-            // The body is handed over: the recording shares it.
-            let out = guard.bridge.from_client_shared(body.clone(), Some(x));
+            drop(lines);
+            // The body is handed over: the recording shares it, and its line is made in it.
+            let out = guard.bridge.from_client_shared(body, Some(x));
             guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
         }
         rx

@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use super::Ctx;
 use super::record::on_leg;
 use crate::bridge::head::Head;
-use crate::bridge::{write_line_with, Bridge, Leg, Output, Record, Reply};
+use crate::bridge::{Bridge, Leg, Output, Record, Reply};
 use crate::vocab::Direction;
 use crate::proxy::http::record::{end_line, request_line, response_line};
 
@@ -126,11 +126,11 @@ impl Session {
         Session { stream, id, bridge: Bridge::new(ctx.to), upstream_session: None, upstream_get: false, posts: HashMap::new(), get: None, backlog: VecDeque::new(), outbox: None, held: VecDeque::new() }
     }
 
-    fn record(&self, ctx: &Ctx, r: &Record, http: Option<&Value>) {
-        let mut line = Vec::with_capacity(r.bytes.len() + 128);
-        let _ = write_line_with(&mut line, r, http);
+    /// Queues `r` for the recording (its line made on the recorder's thread, in its message's
+    /// buffer when nothing else holds it by then).
+    fn record(&self, ctx: &Ctx, r: Record, http: Option<&Value>) {
         let checked = serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_ok();
-        ctx.rec.send(line, checked.then_some(self.stream));
+        ctx.rec.send_record(r, http.cloned(), checked.then_some(self.stream));
     }
 
     /// A client POST with these request ids: its answer waits on the returned queue. A batch is
@@ -166,7 +166,7 @@ impl Session {
         self.get = None;
         self.outbox = None;
         for (_, r) in std::mem::take(&mut self.backlog) {
-            self.record(ctx, &r, None);
+            self.record(ctx, r, None);
         }
     }
 
@@ -198,7 +198,7 @@ impl Session {
                         (_, Leg::Client) => self.held.pop_front().map(|x| http_line(x, "request", None)),
                         _ => None,
                     };
-                    self.record(ctx, &r, http.as_ref());
+                    self.record(ctx, r, http.as_ref());
                 }
                 (None, Leg::Client, Direction::ServerToClient) => {
                     if let Some((line, reply)) = to_client.next() {
@@ -214,7 +214,7 @@ impl Session {
                         let headers = self.upstream_headers(ctx, Some(&head));
                         let path = ctx.url.path().to_string();
                         ctx.rec.send(on_leg(request_line(x, "POST", &path, ctx.url.query(), &headers), Leg::Server), None);
-                        self.record(ctx, &r, Some(&http_line(x, "request", None)));
+                        self.record(ctx, r, Some(&http_line(x, "request", None)));
                         let id = head.id().filter(|_| method.is_some());
                         let send = Send { x, body, headers, id: id.clone(), context, initialize: method == Some("initialize") };
                         if self.outbox.as_ref().is_none_or(|o| o.try_send(send).is_err()) {
@@ -226,7 +226,7 @@ impl Session {
                         }
                     }
                 }
-                _ => self.record(ctx, &r, None),
+                _ => self.record(ctx, r, None),
             }
         }
         if let (Origin::Client(x), false) = (origin, client_line_recorded) {
@@ -288,7 +288,10 @@ impl Session {
             (Piece::Json(line), http_line(x, "response", None))
         } else {
             p.events += 1;
-            (Piece::Sse(sse_event(&line)), http_line(x, "response", Some((p.events - 1, None))))
+            let event = sse_event(&line);
+            // The record's handle is then the message's last: its recording line is made in it.
+            drop(line);
+            (Piece::Sse(event), http_line(x, "response", Some((p.events - 1, None))))
         };
         let size = match &piece {
             Piece::Json(b) | Piece::Sse(b) => b.len() as u64,
@@ -299,7 +302,7 @@ impl Session {
         if first {
             ctx.rec.send(on_leg(response_line(x, 200, &self.client_headers(json)), Leg::Client), None);
         }
-        self.record(ctx, &r, Some(&http));
+        self.record(ctx, r, Some(&http));
         if left == 0 {
             self.posts.remove(&x);
             let why = (!sent).then_some("the client went away, or its stream was full");
@@ -313,15 +316,16 @@ impl Session {
             let size = piece_len(&piece);
             match g.tx.try_send(piece) {
                 Ok(()) => {
+                    drop(line);
                     g.events += 1;
                     g.bytes += size;
                     let http = http_line(g.x, "response", Some((g.events - 1, None)));
-                    return self.record(ctx, &r, Some(&http));
+                    return self.record(ctx, r, Some(&http));
                 }
                 // A client that does not read its stream loses what does not fit.
                 Err(mpsc::error::TrySendError::Full(_)) => {
                     ctx.dropped.fetch_add(1, Ordering::Relaxed);
-                    return self.record(ctx, &r, None);
+                    return self.record(ctx, r, None);
                 }
                 Err(mpsc::error::TrySendError::Closed(_)) => {}
             }
@@ -334,7 +338,7 @@ impl Session {
             self.backlog.push_back((line, r));
         } else {
             ctx.dropped.fetch_add(1, Ordering::Relaxed);
-            self.record(ctx, &r, None);
+            self.record(ctx, r, None);
         }
     }
 

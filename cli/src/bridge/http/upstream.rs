@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::session::{Origin, Send, Session};
 use super::Ctx;
 use super::record::on_leg;
+use crate::bridge::elide::WRAP_ROOM;
 use crate::bridge::Leg;
 use crate::proxy::http::record::{end_line, event_line, header, request_line, response_line};
 use crate::proxy::http::EVENT_MAX;
@@ -115,6 +116,7 @@ fn from_server(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>, msg: Bytes, origin: Orig
 /// event by event.
 async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>, context: Option<u64>, resp: Response<Incoming>) {
     let status = resp.status();
+    let length = header(resp.headers(), "content-length").and_then(|v| v.trim().parse::<usize>().ok()).filter(|&n| n <= MAX_LINE);
     let mime = resp.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     let mut body = resp.into_body();
     let mut bytes = 0u64;
@@ -152,7 +154,8 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
         }
         return;
     }
-    let mut buf = Vec::new();
+    // Of its length (and room for its recording line's wrapper): a long answer is neither grown nor copied.
+    let mut buf = Vec::with_capacity(length.map_or(0, |n| n + WRAP_ROOM));
     let mut error = None;
     while let Some(frame) = body.frame().await {
         match frame {
@@ -175,10 +178,12 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
     if whole && buf.trim_ascii_start().starts_with(b"{") {
         // One message: whether it answers the request, from its compact tree; its bytes go to the
         // core as they came.
-        if let Ok(doc) = Doc::parse_slice(&buf) {
+        let answers = Doc::parse_slice(&buf).ok().map(|doc| {
             let root = doc.root();
-            answered = root.get("method").is_none() && id.as_ref().is_some_and(|id| root.get("id").is_some_and(|n| n == *id));
-            drop(doc);
+            root.get("method").is_none() && id.as_ref().is_some_and(|id| root.get("id").is_some_and(|n| n == *id))
+        });
+        if let Some(a) = answers {
+            answered = a;
             from_server(&ctx, &s, Bytes::from(buf), Origin::Upstream(x, None), context);
         }
     } else if whole && crate::cost::check(&buf).is_ok() {
