@@ -245,3 +245,27 @@ fn a_shared_message_is_copied_once_into_its_recording_line() {
     let r = super::Record { leg: super::Leg::Client, dir: crate::vocab::Direction::ClientToServer, bytes: bytes::Bytes::from(b"not json".to_vec()), note: None };
     assert_eq!(super::into_line(r, None), b"not json\n");
 }
+
+/// Numbers past 64 bits and long exponents in a long message: the elided part goes on as the peer
+/// wrote it, the part kept in the skeleton as a `Value` reads it (finding a part's text once passed
+/// over such numbers with the typed reader, which refuses them, and panicked).
+#[test]
+fn a_long_message_with_numbers_past_64_bits_goes_on() {
+    let mut b = older_client_with_a_2026_server();
+    let big = "123456789012345678901234567890";
+    let mut array = b"[".to_vec();
+    for i in 0..40_000 {
+        array.extend_from_slice(format!(r#"{{"n":{big},"e":1e-4000,"i":{i}}},"#).as_bytes());
+    }
+    array.extend_from_slice(format!("[{big}, -1.5E-400000]]").as_bytes());
+    let kept = format!(r#"{{"n":{big},"e":[1e-4000]}}"#);
+    let parts = [("list", array), ("small", kept.into_bytes())];
+    let call = long_call(8, &parts);
+    assert!(call.len() > super::elide::ELIDE_LINE);
+    let out = b.from_client_shared(bytes::Bytes::from(call.clone()), None);
+    assert_eq!((out.to_server.len(), out.records.len()), (1, 2));
+    let sent = &out.to_server[0];
+    assert!(memchr::memmem::find(sent, &parts[0].1).is_some(), "the elided list is not byte for byte the client's");
+    let (up, original): (Value, Value) = (serde_json::from_slice(sent).unwrap(), serde_json::from_slice(&call).unwrap());
+    assert_eq!(up["params"]["arguments"], original["params"]["arguments"]);
+}
