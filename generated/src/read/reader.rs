@@ -143,22 +143,30 @@ impl<'de> Reader<'de> {
 
     /// Reads the string that starts at `pos` (at its `"`).
     pub(crate) fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+        // Most strings have no escape: this path is kept small (the escapes are another
+        // function's), so a key or a short value costs few instructions besides its scan. The
+        // bytes are the text's own, so the slice's check of `end` knows the quote found there.
+        let text = self.text;
         let start = self.pos + 1;
-        let end = find_special(self.bytes, start);
-        match self.bytes.get(end) {
-            Some(b'"') => {
-                self.pos = end + 1;
-                Ok(Str::Input(&self.text[start..end]))
-            }
-            Some(b'\\') => {
-                self.scratch.clear();
-                self.scratch.push_str(&self.text[start..end]);
-                self.pos = end;
-                self.escaped()?;
-                Ok(Str::Scratch(&self.scratch))
-            }
-            _ => give_up(),
+        let end = find_special(text.as_bytes(), start);
+        if text.as_bytes().get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Ok(Str::Input(&text[start..end]));
         }
+        self.string_escaped(start, end)
+    }
+
+    /// [`Self::string`] from `end`, its first special byte that is not the closing quote.
+    #[inline(never)]
+    fn string_escaped<'s>(&'s mut self, start: usize, end: usize) -> Result<Str<'de, 's>> {
+        if self.bytes.get(end) != Some(&b'\\') {
+            return give_up();
+        }
+        self.scratch.clear();
+        self.scratch.push_str(&self.text[start..end]);
+        self.pos = end;
+        self.escaped()?;
+        Ok(Str::Scratch(&self.scratch))
     }
 
     /// Continues a string at its first escape, unescaping into `scratch`.
