@@ -133,13 +133,58 @@ fn a_raw_value_reads_as_the_nodes_own_text() {
 }
 
 #[test]
-fn one_key_objects_cost_24_bytes_each() {
+fn one_key_objects_cost_16_bytes_each() {
     let text = format!("[{}]", vec![r#"{"k":1}"#; 100_000].join(","));
     let doc = Doc::parse(&text).unwrap();
-    // The array, and three entries per object.
-    assert_eq!(doc.tape.len(), 1 + 3 * 100_000);
+    // The array, and per object its entry and one for the key with its value.
+    assert_eq!(doc.tape.len(), 1 + 2 * 100_000);
     println!("{} bytes of text, {} bytes of tree", text.len(), doc.tree_bytes());
-    assert!(doc.tree_bytes() <= 4 * text.len(), "{} > 4 × {}", doc.tree_bytes(), text.len());
+    assert!(doc.tree_bytes() <= 2 * text.len() + 64, "{} > 2 × {}", doc.tree_bytes(), text.len());
+}
+
+/// A key and its value share an entry only within the entry's limits (key 255 bytes, 15 bytes
+/// between them, value 65,535 bytes, no escapes); on both sides of each limit every answer is
+/// `Value`'s, and the value's text is the document's.
+#[test]
+fn members_on_both_sides_of_the_shared_entry_limits() {
+    let long = |n: usize| "x".repeat(n);
+    let cases: Vec<(String, String, String)> = vec![
+        (long(255), ":".into(), "1".into()),
+        (long(256), ":".into(), "1".into()),
+        ("k".into(), format!("{}:", " ".repeat(14)), "true".into()),
+        ("k".into(), format!("{}:", " ".repeat(15)), "false".into()),
+        ("k".into(), format!(":{}", " ".repeat(14)), "null".into()),
+        ("k".into(), ": ".into(), format!("\"{}\"", long(65_535))),
+        ("k".into(), ": ".into(), format!("\"{}\"", long(65_536))),
+        ("k".into(), ":".into(), format!("-0.{}1", "0".repeat(65_531))),
+        ("k".into(), ":".into(), format!("0.{}1", "0".repeat(65_533))),
+        ("k\\u00e9".into(), ":".into(), "2".into()),
+        ("k".into(), ":".into(), "\"a\\nb\"".into()),
+        ("".into(), ":".into(), "\"\"".into()),
+        ("k".into(), ":".into(), "[1,{\"a\":null}]".into()),
+    ];
+    let (mut passed, mut failed) = (0, 0);
+    for (key, gap, value) in &cases {
+        let text = format!(r#"{{"a":0, "{key}"{gap}{value}, "z":{{"{key}"{gap}{value}}}, "a" : 3}}"#);
+        let doc = Doc::parse(&text).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let root = doc.root();
+        let unescaped: String = serde_json::from_str(&format!("\"{key}\"")).unwrap();
+        let ok = root.to_value() == v
+            && root.get(&unescaped).map(|n| n.json_text()) == Some(value.as_str())
+            && root.get("z").and_then(|z| z.get(&unescaped)).map(|n| n.to_value()) == Some(v["z"][&unescaped].clone())
+            && root.get("a").and_then(|n| n.as_u64()) == Some(3)
+            && root.as_object().unwrap().keys().collect::<Vec<_>>() == vec![unescaped.as_str(), "z", "a"]
+            && root.deserialize::<Value>().ok() == Some(v.clone());
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+            println!("differs: key {} bytes, gap {gap:?}, value {} bytes", key.len(), value.len());
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
 }
 
 /// Reads `text` as `T` from the tree and from a `Value`: the same value or the same error.
