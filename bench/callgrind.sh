@@ -33,6 +33,7 @@ spec-messages-2026-07-28 value parse 1000
 spec-messages-2026-07-28 mcp-envelope parse 1000
 spec-messages-2026-07-28 mcp-typed parse 1000
 spec-messages-2026-07-28 mcp-typed-sj parse 1000
+spec-messages-2026-07-28 mcp-typed-tree parse 1000
 spec-messages-2026-07-28 mcp-specific parse 1000
 spec-messages-2026-07-28 rmcp-typed parse 1000
 tools-list-1000 value parse 5
@@ -45,6 +46,7 @@ tools-list-1000 rms-specific parse 5
 session-2025-11-25-bidi value parse 200
 session-2025-11-25-bidi mcp-typed parse 200
 session-2025-11-25-bidi mcp-typed-sj parse 200
+session-2025-11-25-bidi mcp-typed-tree parse 200
 session-2025-11-25-bidi rmcp-typed parse 200
 session-2025-11-25-bidi rms-typed parse 200
 session-2025-11-25-bidi x validate 200
@@ -70,12 +72,15 @@ tools-list-1000 mcp-typed-mcpw write 5
 tools-list-1000 mcp-specific-mcpw write 5
 session-2025-11-25-mixed value parse 500
 session-2025-11-25-mixed mcp-typed parse 500
+session-2025-11-25-mixed mcp-typed-tree parse 500
 session-2025-11-25-mixed rmcp-typed parse 500
 session-2025-11-25-mixed x validate 500
 session-2025-11-25-mixed value write 500
 session-2025-11-25-mixed mcp-typed-mcpw write 500
 session-2026-07-28-sdks value parse 500
 session-2026-07-28-sdks mcp-typed parse 500
+session-2026-07-28-sdks mcp-typed-tree parse 500
+session-2026-07-28-sdks rmcp-typed parse 500
 session-2026-07-28-sdks x validate 500
 session-2026-07-28-sdks value write 500
 session-2026-07-28-sdks mcp-typed-mcpw write 500

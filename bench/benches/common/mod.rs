@@ -120,6 +120,13 @@ fn mcp_from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
     mcp_spec_types::from_slice(b).map_err(|e| e.to_string())
 }
 
+/// Through the compact tree: `Doc::parse_slice`, then the type read from its root with the
+/// tree's serde `Deserializer` (strings borrowed from the text, numbers parsed on demand).
+fn tree_from_slice<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, String> {
+    let doc = mcp_spec_types::tree::Doc::parse_slice(b).map_err(|e| e.to_string())?;
+    T::deserialize(doc.root()).map_err(|e| e.to_string())
+}
+
 /// A row that only reads (its writes would repeat another row's).
 fn parse_only<T: 'static>(name: &'static str, id: &'static str, reads_as: impl Into<String>, f: fn(&Msg) -> Result<T, String>) -> Contender {
     let parse: ParseFn = Rc::new(move |m| match f(m) {
@@ -231,6 +238,14 @@ macro_rules! mcp_typed {
                 })
             }
 
+            /// `parse` through the compact tree.
+            pub fn parse_tree(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
+                Ok(match msg.dir {
+                    Dir::C2S => Side::C(tree_from_slice(&msg.bytes)?),
+                    Dir::S2C => Side::S(tree_from_slice(&msg.bytes)?),
+                })
+            }
+
             /// `parse` through `serde_json::from_slice` (no guessing).
             pub fn parse_serde_json(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
                 Ok(match msg.dir {
@@ -269,6 +284,13 @@ mod mcp_2026_07_28 {
         Ok(match msg.dir {
             Dir::C2S => Side::C(from_slice(&msg.bytes)?),
             Dir::S2C => Side::S(from_slice(&msg.bytes)?),
+        })
+    }
+
+    pub fn parse_tree(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
+        Ok(match msg.dir {
+            Dir::C2S => Side::C(tree_from_slice(&msg.bytes)?),
+            Dir::S2C => Side::S(tree_from_slice(&msg.bytes)?),
         })
     }
 
@@ -362,6 +384,12 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                         concat!($label, "::{Client,Server}Message by direction, serde_json::from_slice (parse only)"),
                         $md::parse_serde_json,
                     ));
+                    v.push(parse_only(
+                        "mcp-schema typed message, through the compact tree",
+                        "mcp-typed-tree",
+                        concat!($label, "::{Client,Server}Message by direction, tree::Doc::parse_slice then T::deserialize(root) (parse only)"),
+                        $md::parse_tree,
+                    ));
                 }};
             }
             match c.version {
@@ -432,6 +460,12 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                 "mcp-typed-sj",
                 "v2026_07_28::{Client,Server}Message by direction, serde_json::from_slice (parse only)",
                 mcp_2026_07_28::parse_serde_json,
+            ));
+            v.push(parse_only(
+                "mcp-schema typed message, through the compact tree",
+                "mcp-typed-tree",
+                "v2026_07_28::{Client,Server}Message by direction, tree::Doc::parse_slice then T::deserialize(root) (parse only)",
+                mcp_2026_07_28::parse_tree,
             ));
             let parse: ParseFn = Rc::new(mcp_2026_07_28::named_ok);
             let decode: DecodeFn = Rc::new(mcp_2026_07_28::named);

@@ -87,18 +87,36 @@ fn give_up<T>() -> Result<T> {
 
 /// Reads `text` as one `T`, or `None` when serde_json must read it.
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
+    match read_outcome(text) {
+        Outcome::Read(v) => Some(v),
+        Outcome::Refused | Outcome::Left => None,
+    }
+}
+
+/// What this reader made of an input.
+pub(crate) enum Outcome<T> {
+    Read(T),
+    /// A visitor's own error ended the read: serde_json, making the same calls, fails too.
+    Refused,
+    /// Given up, or input after the value: serde_json must read it.
+    Left,
+}
+
+pub(crate) fn read_outcome<'de, T: de::Deserialize<'de>>(text: &'de str) -> Outcome<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
     let mut r = Reader::new(text, 0);
     let out = T::deserialize(&mut r);
     // Input after the value: serde_json's error (`trailing characters`).
     let trailing = r.peek().is_some();
     let gave_up = GAVE_UP.with(|g| g.replace(before));
-    if gave_up || trailing {
-        return None;
-    }
     // Matched in place rather than mapped: a message is a few hundred bytes, and each
     // rewrapping of it is a copy.
-    out.ok()
+    match out {
+        _ if gave_up => Outcome::Left,
+        Ok(_) if trailing => Outcome::Left,
+        Ok(v) => Outcome::Read(v),
+        Err(_) => Outcome::Refused,
+    }
 }
 
 mod deserializer;
@@ -144,40 +162,52 @@ use reader::*;
 /// # }
 /// ```
 pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8]) -> std::result::Result<T, serde_json::Error> {
-    if let Some(v) = std::str::from_utf8(bytes).ok().and_then(read_fast) {
-        return Ok(v);
+    match std::str::from_utf8(bytes).map_or(Outcome::Left, read_fast) {
+        Outcome::Read(v) => Ok(v),
+        Outcome::Refused => refused(|| serde_json::from_slice(bytes)),
+        Outcome::Left => guess_then_read(|| serde_json::from_slice(bytes)),
     }
-    guess_then_read(|| serde_json::from_slice(bytes))
 }
 
 /// [`from_slice`] for a string.
 pub fn from_str<'a, T: de::Deserialize<'a>>(json: &'a str) -> std::result::Result<T, serde_json::Error> {
-    if let Some(v) = read_fast(json) {
-        return Ok(v);
+    match read_fast(json) {
+        Outcome::Read(v) => Ok(v),
+        Outcome::Refused => refused(|| serde_json::from_str(json)),
+        Outcome::Left => guess_then_read(|| serde_json::from_str(json)),
     }
-    guess_then_read(|| serde_json::from_str(json))
 }
 
 /// The crate's own reader, guessing, and after a wrong guess not guessing (the order
-/// [`guess_then_read`] follows with serde_json); `None` when serde_json must read the input.
-fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
+/// [`guess_then_read`] follows with serde_json).
+fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Outcome<T> {
     // A guard rather than `with_guessing`: the value stays where `read` put it, not moved
     // through a tuple.
     let guessing = Guessing::set(true);
-    let out = read(json);
+    let out = read_outcome(json);
     if !guessing.went_wrong() {
         return out;
     }
     drop((out, guessing));
     let _not_guessing = Guessing::set(false);
-    read(json)
+    read_outcome(json)
+}
+
+/// The answer for an input this reader refused without a wrong guess: an error, and the one
+/// [`guess_then_read`] would return, serde_json's without guessing. A guess that stays right
+/// changes no outcome, so guessing cannot turn that error into a value: one read, not two.
+fn refused<T>(read: impl FnOnce() -> std::result::Result<T, serde_json::Error>) -> std::result::Result<T, serde_json::Error> {
+    with_guessing(false, read).0
 }
 
 /// The crate's own reader alone: `Some` when it read `json` as `T`, `None` when [`from_str`]
 /// would leave it to serde_json. For tests that check which path read a value, not only the value.
 #[doc(hidden)]
 pub fn read_here<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
-    read_fast(json)
+    match read_fast(json) {
+        Outcome::Read(v) => Some(v),
+        Outcome::Refused | Outcome::Left => None,
+    }
 }
 
 fn guess_then_read<T>(read: impl Fn() -> std::result::Result<T, serde_json::Error>) -> std::result::Result<T, serde_json::Error> {

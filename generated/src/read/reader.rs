@@ -47,26 +47,48 @@ pub(crate) fn special_bits(word: u64) -> u64 {
 
 /// The index of the first `"`, `\` or control byte at or after `i`, or the length.
 #[inline]
-pub(crate) fn find_special(bytes: &[u8], mut i: usize) -> usize {
-    let start = i;
-    // Eight bytes at a time, which suits keys and short values; past 32 bytes, clean 64-byte
-    // blocks are skipped first (the OR of the byte tests compiles to vector compares).
-    while let Some(word) = bytes.get(i..i + 8) {
+pub(crate) fn find_special(bytes: &[u8], i: usize) -> usize {
+    // Eight bytes at a time, which suits keys and short values; past 32 bytes the rest is
+    // another function's, so this one (in every string read) needs few registers.
+    let mut j = i;
+    while let Some(word) = bytes.get(j..j + 8) {
+        let bits = special_bits(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        if bits != 0 {
+            return j + (bits.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+        if j - i >= 32 {
+            return find_special_long(bytes, j);
+        }
+    }
+    find_special_tail(bytes, j)
+}
+
+/// [`find_special`] past a long string's first 32 bytes: clean 64-byte blocks are skipped
+/// first (the OR of the byte tests compiles to vector compares), then eight bytes at a time.
+#[inline(never)]
+fn find_special_long(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        while let Some(block) = bytes.get(i..i + 64) {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            if block.iter().fold(0u8, |any, &b| any | special(b) as u8) != 0 {
+                break;
+            }
+            i += 64;
+        }
+        let Some(word) = bytes.get(i..i + 8) else { break };
         let bits = special_bits(u64::from_le_bytes(word.try_into().expect("8 bytes")));
         if bits != 0 {
             return i + (bits.trailing_zeros() / 8) as usize;
         }
         i += 8;
-        if i - start >= 32 {
-            while let Some(block) = bytes.get(i..i + 64) {
-                let block: &[u8; 64] = block.try_into().expect("64 bytes");
-                if block.iter().fold(0u8, |any, &b| any | special(b) as u8) != 0 {
-                    break;
-                }
-                i += 64;
-            }
-        }
     }
+    find_special_tail(bytes, i)
+}
+
+/// The last bytes of the input, fewer than eight, one at a time.
+#[inline]
+fn find_special_tail(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() && !special(bytes[i]) {
         i += 1;
     }
@@ -143,22 +165,30 @@ impl<'de> Reader<'de> {
 
     /// Reads the string that starts at `pos` (at its `"`).
     pub(crate) fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+        // Most strings have no escape: this path is kept small (the escapes are another
+        // function's), so a key or a short value costs few instructions besides its scan. The
+        // bytes are the text's own, so the slice's check of `end` knows the quote found there.
+        let text = self.text;
         let start = self.pos + 1;
-        let end = find_special(self.bytes, start);
-        match self.bytes.get(end) {
-            Some(b'"') => {
-                self.pos = end + 1;
-                Ok(Str::Input(&self.text[start..end]))
-            }
-            Some(b'\\') => {
-                self.scratch.clear();
-                self.scratch.push_str(&self.text[start..end]);
-                self.pos = end;
-                self.escaped()?;
-                Ok(Str::Scratch(&self.scratch))
-            }
-            _ => give_up(),
+        let end = find_special(text.as_bytes(), start);
+        if text.as_bytes().get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Ok(Str::Input(&text[start..end]));
         }
+        self.string_escaped(start, end)
+    }
+
+    /// [`Self::string`] from `end`, its first special byte that is not the closing quote.
+    #[inline(never)]
+    fn string_escaped<'s>(&'s mut self, start: usize, end: usize) -> Result<Str<'de, 's>> {
+        if self.bytes.get(end) != Some(&b'\\') {
+            return give_up();
+        }
+        self.scratch.clear();
+        self.scratch.push_str(&self.text[start..end]);
+        self.pos = end;
+        self.escaped()?;
+        Ok(Str::Scratch(&self.scratch))
     }
 
     /// Continues a string at its first escape, unescaping into `scratch`.

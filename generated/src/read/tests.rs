@@ -262,3 +262,87 @@ fn structs_and_tagged_unions_take_the_offer() {
     assert!(serde_json::from_str::<Tool>("12").is_err());
     assert_eq!(handed_over::<BTreeMap<String, Value>>(r#"{"a":1}"#), 0);
 }
+
+/// An input this reader refuses (a visitor's own error, no guess gone wrong) is answered by one
+/// serde_json read without guessing: for messages with one key dropped or one value replaced, at
+/// every depth, `from_str` and `from_slice` give serde_json's value or its error text, and many
+/// of those inputs are refusals answered that way.
+#[cfg(feature = "v2026-07-28")]
+#[test]
+fn refused_inputs_get_serde_json_errors() {
+    use crate::v2026_07_28::{ClientMessage, ServerMessage};
+    /// Every input one change away from `v`: a key dropped, or a value replaced.
+    fn variants(v: &Value, out: &mut Vec<Value>, at: &mut dyn FnMut(Value) -> Value) {
+        for other in [Value::Null, Value::from("x"), Value::from(1), Value::from(-1.5), Value::Array(vec![]), serde_json::json!({})] {
+            if &other != v {
+                out.push(at(other));
+            }
+        }
+        match v {
+            Value::Object(o) => {
+                for k in o.keys() {
+                    let mut dropped = o.clone();
+                    dropped.remove(k);
+                    out.push(at(Value::Object(dropped)));
+                    variants(&o[k], out, &mut |x| {
+                        let mut o = o.clone();
+                        o.insert(k.clone(), x);
+                        at(Value::Object(o))
+                    });
+                }
+            }
+            Value::Array(a) => {
+                for i in 0..a.len() {
+                    variants(&a[i], out, &mut |x| {
+                        let mut a = a.clone();
+                        a[i] = x;
+                        at(Value::Array(a))
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    fn check<T: de::DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str, refused: &mut usize) -> std::result::Result<(), String> {
+        if matches!(read_fast::<T>(json), Outcome::Refused) {
+            *refused += 1;
+        }
+        let theirs = serde_json::from_str::<T>(json).map_err(|e| e.to_string());
+        let by_str = crate::from_str::<T>(json).map_err(|e| e.to_string());
+        let by_slice = crate::from_slice::<T>(json.as_bytes()).map_err(|e| e.to_string());
+        if by_str != theirs || by_slice != theirs {
+            return Err(format!("{json}: serde_json {theirs:?}, from_str {by_str:?}, from_slice {by_slice:?}"));
+        }
+        Ok(())
+    }
+    let messages = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,"b"]},"_meta":{"k":1}}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","title":"A","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}],"nextCursor":"c"}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"},{"type":"image","data":"AA==","mimeType":"image/png"}],"isError":false}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"result":{"contents":[{"uri":"file:///a","text":"x","mimeType":"text/plain"}]}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","content":[{"type":"text","text":"a"}]}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1,"total":2}}"#,
+        r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"no","data":{"k":[1]}}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"file:///a"}}"#,
+    ];
+    let (mut passed, mut failed, mut refused) = (0, 0, 0);
+    for m in messages {
+        let mut inputs = vec![serde_json::from_str::<Value>(m).unwrap()];
+        variants(&inputs[0].clone(), &mut inputs, &mut |x| x);
+        for v in &inputs {
+            let json = v.to_string();
+            for r in [check::<ClientMessage>(&json, &mut refused), check::<ServerMessage>(&json, &mut refused)] {
+                match r {
+                    Ok(()) => passed += 1,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        failed += 1;
+                    }
+                }
+            }
+        }
+    }
+    println!("refused inputs: {passed} passed, {failed} failed ({refused} refused by this reader)");
+    assert_eq!(failed, 0);
+    assert!(refused > 100, "only {refused} refusals");
+}
