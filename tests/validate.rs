@@ -580,6 +580,23 @@ fn all_violations_not_only_the_first() {
     assert_eq!(rules, vec![("required", ""), ("required", ""), ("type", "/title"), ("icon.scheme", "/icons/0/src"), ("icon.scheme", "/icons/1/src")]);
 }
 
+/// `Report::refuses_typed_read` follows the reader: a missing key or a wrong kind it refuses, a
+/// prose rule (an icon's scheme) it does not, and each answer agrees with the typed read itself.
+#[test]
+fn a_report_says_whether_the_typed_reader_refuses_the_value() {
+    let cases = [
+        (json!({"inputSchema": {"type": "object"}}), true),
+        (json!({"name": 1, "inputSchema": {"type": "object"}}), true),
+        (json!({"name": "t", "inputSchema": {"type": "object"}, "icons": [{"src": "ftp://x"}]}), false),
+        (json!({"name": "t", "inputSchema": {"type": "object"}}), false),
+    ];
+    for (v, refused) in cases {
+        let r = validate::validate_json::<v6::Tool>(&v, &Options::default());
+        assert_eq!(r.refuses_typed_read(), refused, "{v}");
+        assert_eq!(serde_json::from_value::<v6::Tool>(v.clone()).is_err(), refused, "{v}");
+    }
+}
+
 #[test]
 fn strict_mode_makes_warnings_errors() {
     let v = json!({"type": "text", "text": "a", "_meta": {"dev.mcp/unknown": true}});

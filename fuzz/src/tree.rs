@@ -30,6 +30,7 @@ pub fn tree(data: &[u8]) {
     let again: Value = serde_json::from_str(&root.to_string()).expect("the tree writes JSON");
     assert_eq!(again, value, "the tree's text reads back otherwise");
     let (sorted, repeated) = shape(root);
+    every_node_alike(root, &value);
 
     let m = &MODULES[*a as usize % MODULES.len()];
     let (name, _) = m.types[*b as usize % m.types.len()];
@@ -56,6 +57,31 @@ pub fn tree(data: &[u8]) {
     if let (Ok((written, _)), Ok((again, _))) = ((ty.roundtrip_node)(root), (ty.roundtrip_value)(&value)) {
         let written: Value = serde_json::from_str(&written).expect("the writer writes JSON");
         assert_eq!(written, again, "{}::{name}: written back otherwise on {}", m.name, crate::show(rest));
+    }
+}
+
+/// Every node against the `Value` at the same place: its own text reads as that value (a key and its
+/// scalar value share one entry: the text is rebuilt from it), and an object finds each of its keys.
+fn every_node_alike(n: Node<'_>, v: &Value) {
+    let text = n.json_text();
+    if text.len() <= 4096 {
+        let again: Value = serde_json::from_str(text).expect("a node's text is JSON");
+        assert_eq!(&again, v, "the text of a node reads otherwise: {text}");
+    }
+    match n.kind() {
+        Kind::Array(a) => a.iter().zip(v.as_array().expect("an array")).for_each(|(x, y)| every_node_alike(x, y)),
+        Kind::Object(o) => {
+            let map = v.as_object().expect("an object");
+            let few = map.len() <= 64;
+            for (k, x) in o.iter() {
+                let y = &map[k];
+                if few {
+                    assert!(o.get(k).is_some_and(|g| g == *y), "get({k:?}) differs");
+                }
+                every_node_alike(x, y);
+            }
+        }
+        _ => {}
     }
 }
 

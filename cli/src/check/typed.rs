@@ -30,7 +30,7 @@ impl Checker {
             let budget = self.max_findings.saturating_sub(out.diags.len());
             let options = Options { max_violations: budget, ..self.options };
             let report = (entry.validate_node)(value, &options);
-            unreadable = report.errors().any(|v| UNREADABLE.contains(&v.rule));
+            unreadable = report.refuses_typed_read();
             push_report(prefix, report, out);
             crate::compat_icons::check(module, ty, value, &options, prefix, out);
         }
@@ -87,11 +87,6 @@ impl Checker {
         Diag { pointer: pointer.to_string(), rule, severity, message }
     }
 }
-
-/// The validation rules whose error means the typed reader refuses the value too (the crate's
-/// `validate::UNREADABLE`, which its `Report` does not carry): a wrong kind, a missing key, a wrong
-/// literal, a union none of whose members fits.
-const UNREADABLE: [&str; 4] = ["type", "required", "literal", "no-variant"];
 
 /// The first place where two values differ, as a JSON pointer and a description; an object's
 /// keys are compared in sorted order (as two `Value`s would be). Trees come from a parser that

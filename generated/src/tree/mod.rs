@@ -4,9 +4,9 @@
 //!
 //! Why not `Value`: serde_json's map allocates a B-tree node (about 0.6 KiB) for every
 //! non-empty object, so a message of many small objects costs hundreds of times its bytes.
-//! Here a message costs its text plus 8 bytes per value and key (a `{"k":1}` object: 24
-//! bytes), strings are slices of the text (or of one buffer for those with escapes), and
-//! numbers keep their text until asked for.
+//! Here a message costs its text plus 8 bytes per value and key, a short key and its scalar
+//! value sharing one (a `{"k":1}` object: 16 bytes), strings are slices of the text (or of one
+//! buffer for those with escapes), and numbers keep their text until asked for.
 //!
 //! It reads exactly what `serde_json::Value` reads (with the crate's `float_roundtrip`) and
 //! gives the same answers: integers within `u64`/`i64` exact, larger ones and those with a
@@ -69,6 +69,13 @@ enum Tag {
     LongNumber = 9,
     LongStr = 10,
     LongStrEscaped = 11,
+    /// An object's member whose key is a short string without escapes and whose value is a short
+    /// scalar: both in one entry (`b`: the key's offset; `a`: see [`member`]), so an object of
+    /// scalars costs one entry per member, not two. The value is a number, a string without
+    /// escapes, or a literal (`null`, `false`, `true` as 0, 1, 2 in the value's length field).
+    KeyNumber = 12,
+    KeyStr = 13,
+    KeyLiteral = 14,
 }
 
 impl Tag {
@@ -85,8 +92,52 @@ impl Tag {
             8 => Tag::ObjectRepeated,
             9 => Tag::LongNumber,
             10 => Tag::LongStr,
-            _ => Tag::LongStrEscaped,
+            11 => Tag::LongStrEscaped,
+            12 => Tag::KeyNumber,
+            13 => Tag::KeyStr,
+            _ => Tag::KeyLiteral,
         }
+    }
+
+    /// A key and its value in one entry.
+    #[inline]
+    fn is_member(self) -> bool {
+        matches!(self, Tag::KeyNumber | Tag::KeyStr | Tag::KeyLiteral)
+    }
+}
+
+/// A member entry's `a`: the key's length (8 bits), the bytes between the key's closing quote and
+/// the value (4 bits: the colon and any spaces), and the value's length (16 bits).
+mod member {
+    pub(super) const KEY_MAX: u32 = 0xff;
+    pub(super) const GAP_MAX: u32 = 0xf;
+    pub(super) const VALUE_MAX: u32 = 0xffff;
+
+    #[inline]
+    pub(super) fn pack(key_len: u32, gap: u32, value_len: u32) -> u32 {
+        (key_len << 20) | (gap << 16) | value_len
+    }
+
+    #[inline]
+    pub(super) fn key_len(a: u32) -> u32 {
+        a >> 20
+    }
+
+    /// Where the value's text starts (its quote, for a string) and its length.
+    #[inline]
+    pub(super) fn value(a: u32, key_at: u32) -> (u32, u32) {
+        (key_at + (a >> 20) + 1 + ((a >> 16) & GAP_MAX), a & VALUE_MAX)
+    }
+}
+
+/// The entry a member's value would have on its own.
+#[inline]
+fn member_value(e: u64) -> u64 {
+    let (at, len) = member::value(field_a(e), field_b(e));
+    match Tag::from_bits(e) {
+        Tag::KeyNumber => entry(Tag::Number, len, at),
+        Tag::KeyStr => entry(Tag::Str, len, at + 1),
+        _ => entry([Tag::Null, Tag::False, Tag::True][len as usize], 0, at),
     }
 }
 
@@ -144,6 +195,8 @@ impl Strings {
                 let (at, len) = self.long[b];
                 self.unescaped_at(at, len)
             }
+            // A member entry, as a key.
+            Tag::KeyNumber | Tag::KeyStr | Tag::KeyLiteral => &text[b..b + member::key_len(a as u32) as usize],
             _ => return None,
         })
     }

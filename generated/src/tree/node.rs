@@ -7,14 +7,15 @@ use std::fmt;
 pub use super::number::Number;
 pub(super) use super::number::N;
 use super::parse::next;
-use super::{field_a, field_b, Doc, Tag};
-use crate::read::reader::Reader;
+use super::{field_a, field_b, member, member_value, Doc, Tag};
 
 /// One value of a [`Doc`]: copyable, 16 bytes, borrowing the document.
 #[derive(Clone, Copy)]
 pub struct Node<'v> {
     doc: &'v Doc<'v>,
     at: u32,
+    /// The value half of a member entry (a key and its scalar value in one entry).
+    value: bool,
 }
 
 /// What a [`Node`] is, to `match` on (as one would on a `Value`).
@@ -31,12 +32,18 @@ pub enum Kind<'v> {
 impl<'v> Node<'v> {
     #[inline]
     pub(super) fn new(doc: &'v Doc<'v>, at: usize) -> Self {
-        Node { doc, at: at as u32 }
+        Node { doc, at: at as u32, value: false }
     }
 
+    /// The value's entry (for a member's value, the entry it would have on its own).
     #[inline]
     fn entry(self) -> u64 {
-        self.doc.tape[self.at as usize]
+        let e = self.doc.tape[self.at as usize];
+        if self.value {
+            member_value(e)
+        } else {
+            e
+        }
     }
 
     #[inline]
@@ -59,6 +66,7 @@ impl<'v> Node<'v> {
             Tag::Str | Tag::StrEscaped | Tag::LongStr | Tag::LongStrEscaped => Kind::String(self.str_unchecked()),
             Tag::Array => Kind::Array(Array { doc: self.doc, at: self.at }),
             Tag::Object | Tag::ObjectRepeated => Kind::Object(Object { doc: self.doc, at: self.at }),
+            Tag::KeyNumber | Tag::KeyStr | Tag::KeyLiteral => unreachable!("a member entry is reached as its value"),
         }
     }
 
@@ -241,18 +249,10 @@ impl<'v> Node<'v> {
                     Tag::LongStrEscaped => self.doc.strings.long[b].0 - 1,
                     _ => b,
                 };
-                let mut r = Reader::new(text, 0);
-                r.pos = start;
-                r.skip().expect("the text parsed once already");
-                (start, r.pos - start)
+                (start, end_of(text.as_bytes(), start) - start)
             }
         };
         &text[start..start + len]
-    }
-
-    /// The entry's index in its document's tape (for tables keyed by position).
-    pub fn index(self) -> usize {
-        self.at as usize
     }
 }
 
@@ -331,7 +331,7 @@ impl<'v> Array<'v> {
 
     /// The array as a node.
     pub fn node(self) -> Node<'v> {
-        Node { doc: self.doc, at: self.at }
+        Node::new(self.doc, self.at as usize)
     }
 }
 
@@ -385,9 +385,9 @@ impl<'v> Object<'v> {
         Tag::from_bits(self.doc.tape[self.at as usize]) == Tag::ObjectRepeated
     }
 
-    /// Every entry, repeated keys included (each key at `i`, its value at `i + 1`).
-    fn raw(self) -> ArrayIter<'v> {
-        ArrayIter { doc: self.doc, i: self.at as usize + 1, end: next(&self.doc.tape, self.at as usize) }
+    /// Every member, repeated keys included.
+    fn raw(self) -> Members<'v> {
+        Members { doc: self.doc, i: self.at as usize + 1, end: next(&self.doc.tape, self.at as usize) }
     }
 
     /// How many distinct keys.
@@ -395,7 +395,7 @@ impl<'v> Object<'v> {
         if self.repeated() {
             self.iter().count()
         } else {
-            self.raw().count() / 2
+            self.raw().count()
         }
     }
 
@@ -410,14 +410,12 @@ impl<'v> Object<'v> {
 
     /// The key as the document holds it (borrowed for `'v`) and its value.
     pub fn get_key_value(self, key: &str) -> Option<(&'v str, Node<'v>)> {
+        let (doc, repeated) = (self.doc, self.repeated());
         let mut found = None;
-        let mut entries = self.raw();
-        while let Some(k) = entries.next() {
-            let v = entries.next().expect("a value after each key");
-            let name = k.str_unchecked();
-            if name == key {
-                found = Some((name, v));
-                if !self.repeated() {
+        for (k, v) in self.raw() {
+            if doc.key_is(k, key.as_bytes()) {
+                found = Some((doc.key(k), v));
+                if !repeated {
                     break;
                 }
             }
@@ -434,21 +432,12 @@ impl<'v> Object<'v> {
         // only for objects that repeat a key.
         let hidden = if self.repeated() {
             let mut last: HashMap<&str, usize> = HashMap::new();
-            let mut entries = self.raw();
             let mut n = 0;
-            while let Some(k) = entries.next() {
-                entries.next();
-                last.insert(k.str_unchecked(), n);
+            for (k, _) in self.raw() {
+                last.insert(self.doc.key(k), n);
                 n += 1;
             }
-            let mut entries = self.raw();
-            let mut hide = Vec::with_capacity(n);
-            let mut i = 0;
-            while let Some(k) = entries.next() {
-                entries.next();
-                hide.push(last[k.str_unchecked()] != i);
-                i += 1;
-            }
+            let hide = self.raw().enumerate().map(|(i, (k, _))| last[self.doc.key(k)] != i).collect();
             Some(hide)
         } else {
             None
@@ -466,7 +455,7 @@ impl<'v> Object<'v> {
 
     /// The object as a node.
     pub fn node(self) -> Node<'v> {
-        Node { doc: self.doc, at: self.at }
+        Node::new(self.doc, self.at as usize)
     }
 }
 
@@ -485,7 +474,7 @@ impl<'v> IntoIterator for Object<'v> {
 }
 
 pub struct ObjectIter<'v> {
-    entries: ArrayIter<'v>,
+    entries: Members<'v>,
     /// For an object that repeats a key: which entries to pass over.
     hidden: Option<Vec<bool>>,
     n: usize,
@@ -496,14 +485,89 @@ impl<'v> Iterator for ObjectIter<'v> {
     #[inline]
     fn next(&mut self) -> Option<(&'v str, Node<'v>)> {
         loop {
-            let k = self.entries.next()?;
-            let v = self.entries.next().expect("a value after each key");
+            let (k, v) = self.entries.next()?;
             let n = self.n;
             self.n += 1;
             if self.hidden.as_ref().is_some_and(|h| h[n]) {
                 continue;
             }
-            return Some((k.str_unchecked(), v));
+            return Some((self.entries.doc.key(k), v));
         }
+    }
+}
+
+/// Where the string or container whose first byte is at `at` ends, in a text the tree has parsed (so
+/// valid JSON: no limit of a reader's applies, such as numbers past 64 bits): brackets counted, strings
+/// passed over with their escapes.
+fn end_of(text: &[u8], at: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = at;
+    loop {
+        match text[i] {
+            b'"' => {
+                i += 1;
+                while text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// An object's members in the text's order, repeated keys included: the index of each key's entry
+/// and its value (in the same entry, for a member entry; else the entries after it).
+pub(super) struct Members<'v> {
+    doc: &'v Doc<'v>,
+    i: usize,
+    end: usize,
+}
+
+impl<'v> Iterator for Members<'v> {
+    type Item = (usize, Node<'v>);
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Node<'v>)> {
+        if self.i >= self.end {
+            return None;
+        }
+        let k = self.i;
+        if Tag::from_bits(self.doc.tape[k]).is_member() {
+            self.i = k + 1;
+            return Some((k, Node { doc: self.doc, at: k as u32, value: true }));
+        }
+        self.i = next(&self.doc.tape, k + 1);
+        Some((k, Node::new(self.doc, k + 1)))
+    }
+}
+
+impl<'v> Doc<'v> {
+    /// The key whose entry is at `k`.
+    #[inline]
+    fn key(&'v self, k: usize) -> &'v str {
+        self.strings.of(&self.text, self.tape[k]).expect("a key entry")
+    }
+
+    /// Whether the key whose entry is at `k` is `key`: lengths first, from the entry where it has them.
+    #[inline]
+    fn key_is(&self, k: usize, key: &[u8]) -> bool {
+        let e = self.tape[k];
+        let (a, b) = (field_a(e), field_b(e) as usize);
+        let len = match Tag::from_bits(e) {
+            Tag::Str => a as usize,
+            Tag::KeyNumber | Tag::KeyStr | Tag::KeyLiteral => member::key_len(a) as usize,
+            _ => return self.strings.of(&self.text, e).is_some_and(|s| s.as_bytes() == key),
+        };
+        len == key.len() && &self.text.as_bytes()[b..b + len] == key
     }
 }

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::{entry, field_a, Doc, Strings, Tag, MANY};
+use super::{entry, field_a, field_b, member, Doc, Strings, Tag, MANY};
 use crate::read::reader::{Reader, Str};
 use crate::read::MAX_DEPTH;
 
@@ -162,6 +162,10 @@ impl Builder {
                 }
                 _ => return None,
             }
+            // A scalar is finished: a member's value joins its key's entry where it can.
+            if open.last().is_some_and(|o| o.object) {
+                self.join_member();
+            }
             // A value is finished: go on in the container it is in, closing those that end.
             loop {
                 let Some(top) = open.last_mut() else { break 'value };
@@ -233,6 +237,32 @@ impl Builder {
         Some(())
     }
 
+    /// Makes the last two entries, a key and its scalar value, one member entry if both are short
+    /// enough (see [`member`]); most members of a message are.
+    #[inline]
+    fn join_member(&mut self) {
+        let n = self.tape.len();
+        let (k, v) = (self.tape[n - 2], self.tape[n - 1]);
+        if Tag::from_bits(k) != Tag::Str || field_a(k) > member::KEY_MAX {
+            return;
+        }
+        let (len, at) = (field_a(v), field_b(v));
+        let (tag, len, at) = match Tag::from_bits(v) {
+            Tag::Number => (Tag::KeyNumber, len, at),
+            Tag::Str => (Tag::KeyStr, len, at - 1),
+            Tag::Null => (Tag::KeyLiteral, 0, at),
+            Tag::False => (Tag::KeyLiteral, 1, at),
+            Tag::True => (Tag::KeyLiteral, 2, at),
+            _ => return,
+        };
+        let gap = at - (field_b(k) + field_a(k) + 1);
+        if len > member::VALUE_MAX || gap > member::GAP_MAX {
+            return;
+        }
+        self.tape[n - 2] = entry(tag, member::pack(field_a(k), gap, len), field_b(k));
+        self.tape.pop();
+    }
+
     fn span(&mut self, short: Tag, long: Tag, at: usize, len: usize) {
         if len < MANY as usize && at <= u32::MAX as usize {
             self.tape.push(entry(short, len as u32, at as u32));
@@ -264,7 +294,7 @@ impl Builder {
         let mut i = at + 1;
         while i < end {
             keys.push(i);
-            i = next(&self.tape, i + 1);
+            i = if Tag::from_bits(self.tape[i]).is_member() { i + 1 } else { next(&self.tape, i + 1) };
         }
         if keys.len() <= 8 {
             return keys.iter().enumerate().any(|(n, &a)| keys[n + 1..].iter().any(|&b| key(a) == key(b)));

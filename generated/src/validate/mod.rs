@@ -132,6 +132,12 @@ impl Report {
     pub fn warnings(&self) -> impl Iterator<Item = &Violation> {
         self.violations.iter().filter(|v| v.severity == Severity::Warning)
     }
+
+    /// Whether an error kept here means the typed reader refuses the value too (a wrong kind, a
+    /// missing key, a wrong literal, a union none of whose members fits: see [`UNREADABLE`]).
+    pub fn refuses_typed_read(&self) -> bool {
+        self.errors().any(|v| UNREADABLE.contains(&v.rule))
+    }
 }
 
 /// A type whose JSON can be checked against every rule that applies to it.
@@ -409,50 +415,49 @@ pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
 /// A short description of a JSON value for messages, of a `&Value` or a tree's [`Node`].
 pub fn describe<'a>(v: impl Into<Described<'a>>) -> String {
     match v.into() {
-        Described::Value(v) => describe_value(v),
-        Described::Node(n) => describe_node(n),
+        Described::Null => "null".into(),
+        Described::Bool(b) => b.to_string(),
+        Described::Number(n) => n,
+        Described::String(s) if s.chars().count() > 40 => format!("a string ({} chars)", s.chars().count()),
+        Described::String(s) => format!("{s:?}"),
+        Described::Array(len) => format!("an array of {len}"),
+        Described::Object => "an object".into(),
     }
 }
 
-/// What [`describe`] takes.
+/// What [`describe`] says of a value: its kind and what the description shows of it.
 pub enum Described<'a> {
-    Value(&'a Value),
-    Node(crate::tree::Node<'a>),
+    Null,
+    Bool(bool),
+    Number(String),
+    String(&'a str),
+    Array(usize),
+    Object,
 }
 
 impl<'a> From<&'a Value> for Described<'a> {
     fn from(v: &'a Value) -> Self {
-        Described::Value(v)
+        match v {
+            Value::Null => Described::Null,
+            Value::Bool(b) => Described::Bool(*b),
+            Value::Number(n) => Described::Number(n.to_string()),
+            Value::String(s) => Described::String(s),
+            Value::Array(a) => Described::Array(a.len()),
+            Value::Object(_) => Described::Object,
+        }
     }
 }
 
-impl<'a> From<crate::tree::Node<'a>> for Described<'a> {
-    fn from(n: crate::tree::Node<'a>) -> Self {
-        Described::Node(n)
-    }
-}
-
-fn describe_node(v: Node<'_>) -> String {
-    match v.kind() {
-        Kind::Null => "null".into(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Number(n) => n.to_string(),
-        Kind::String(s) if s.chars().count() > 40 => format!("a string ({} chars)", s.chars().count()),
-        Kind::String(s) => format!("{s:?}"),
-        Kind::Array(a) => format!("an array of {}", a.len()),
-        Kind::Object(_) => "an object".into(),
-    }
-}
-
-fn describe_value(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) if s.chars().count() > 40 => format!("a string ({} chars)", s.chars().count()),
-        Value::String(s) => format!("{s:?}"),
-        Value::Array(a) => format!("an array of {}", a.len()),
-        Value::Object(_) => "an object".into(),
+impl<'a> From<Node<'a>> for Described<'a> {
+    fn from(v: Node<'a>) -> Self {
+        match v.kind() {
+            Kind::Null => Described::Null,
+            Kind::Bool(b) => Described::Bool(b),
+            Kind::Number(n) => Described::Number(n.to_string()),
+            Kind::String(s) => Described::String(s),
+            Kind::Array(a) => Described::Array(a.len()),
+            Kind::Object(_) => Described::Object,
+        }
     }
 }
 
