@@ -487,6 +487,29 @@ mod tests {
         assert_eq!(kept(&json!({"cursor": "c".repeat(1000)})), json!({"cursor": true}));
     }
 
+    /// The counts come out sorted by (leg, direction, kind, method) whatever order they came in;
+    /// past the cap, new methods count as `(other)` and known ones still count as themselves.
+    #[test]
+    fn message_counts_are_sorted_and_capped() {
+        let mut c = MessageCounts::default();
+        c.add(("", "s2c", "result"), "b");
+        c.add(("", "c2s", "request"), "b");
+        c.add(("", "c2s", "request"), "a");
+        c.add(("", "c2s", "request"), "b");
+        let map = c.to_map();
+        let rows: Vec<_> = map.iter().map(|((_, d, k, m), n)| format!("{d} {k} {m} {n}")).collect();
+        assert_eq!(rows, ["c2s request a 1", "c2s request b 2", "s2c result b 1"]);
+        for i in 0..SUMMARY_METHODS_CAP + 10 {
+            c.add(("", "c2s", "notification"), &format!("m{i}"));
+        }
+        c.add(("", "c2s", "request"), "a");
+        let map = c.to_map();
+        assert_eq!(map.len(), SUMMARY_METHODS_CAP + 1);
+        assert_eq!(map[&("", "c2s", "notification", "(other)".to_string())], 13);
+        assert_eq!(map[&("", "c2s", "request", "a".to_string())], 2);
+        println!("4 passed, 0 failed");
+    }
+
     /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
     #[test]
     fn session_state_is_bounded() {
