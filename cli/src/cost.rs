@@ -185,8 +185,19 @@ impl Scan {
     }
 }
 
-/// Whether `text` may be parsed into a `Value` (see [`Scan::fits`]).
+/// The most one byte of text adds to [`Scan::tree_bytes`]: a `{` (an object, and an element if it
+/// opens one in an array); a `"` adds less (a string and an element, its bytes counted as they
+/// are), a `:`, a `,` or a scalar's first byte less still.
+const MOST_PER_BYTE: u64 = PER_OBJECT + PER_ELEMENT;
+
+/// Whether `text` may be parsed into a `Value` (see [`Scan::fits`]). A text too short to pass its
+/// budget whatever it holds (under about 380 KiB with the default floor: nearly every message) is
+/// not scanned.
 pub fn check(text: &[u8]) -> Result<(), TooCostly> {
+    let most = (text.len() as u64).saturating_mul(MOST_PER_BYTE).saturating_add(ROOT);
+    if most <= budget(text.len()) {
+        return Ok(());
+    }
     Scan::of(text).fits()
 }
 
@@ -227,6 +238,37 @@ mod tests {
         assert_eq!(&br#"{"x":{"id":1},"id" : "a\"b" }"#[s.id.clone().unwrap()], br#""a\"b""#);
         assert!(!s.has_method);
         assert_eq!(Scan::of(br#"{"id":{"x":1}}"#).id, None);
+    }
+
+    /// No text costs more than [`MOST_PER_BYTE`] per byte, which lets [`check`] skip the scan of a
+    /// short one: the costliest texts per byte, and the scan's verdict on texts around the bound.
+    #[test]
+    fn no_byte_costs_more_than_the_bound() {
+        let texts: [&[u8]; 9] = [b"{}", b"[{}]", b"[{},{},{}]", br#"{"":{}}"#, br#"[[],[],{"":""}]"#, br#""""#, b"[1,2,3]", br#"{"a":{"b":{"c":{}}}}"#, b"[[[[[[{}]]]]]]"];
+        let mut n = 0;
+        for t in texts {
+            let s = Scan::of(t);
+            assert!(s.tree_bytes() <= ROOT + MOST_PER_BYTE * t.len() as u64, "{}: {}", String::from_utf8_lossy(t), s.tree_bytes());
+            n += 1;
+        }
+        // With the default floor (256 MiB) the bound lets texts up to ~381 KiB through unscanned; longer ones are scanned.
+        let at = ((DEFAULT_TREE_FLOOR - ROOT) / MOST_PER_BYTE) as usize;
+        let dense = |len: usize| -> Vec<u8> {
+            let mut t = b"[".to_vec();
+            while t.len() + 3 < len {
+                t.extend_from_slice(b"{},");
+            }
+            t.truncate(t.len() - 1);
+            t.push(b']');
+            t
+        };
+        for len in [at - 64, at + 64, 4 * at] {
+            let t = dense(len);
+            assert_eq!(check(&t).is_ok(), Scan::of(&t).fits().is_ok(), "{len}");
+            n += 1;
+        }
+        assert!(check(&dense(4 * at)).is_err());
+        println!("{n} passed, 0 failed");
     }
 
     #[test]

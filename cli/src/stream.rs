@@ -7,7 +7,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use crate::args::CheckArgs;
 use crate::check::Checker;
 use crate::har;
-use crate::input::{empty_file, file_too_large, is_har_file, is_json_file, read_line, too_long, LineRead, MAX_LINE};
+use crate::input::{empty_file, file_too_large, is_har_file, is_json_file, read_long_line, too_long, LineRead, MAX_LINE};
 use crate::report::{Reporter, Summary};
 
 /// Checks every file of `a`, printing to `out`; I/O errors go to `err`. Returns the exit status.
@@ -82,9 +82,9 @@ pub(crate) fn end_stream<W: Write>(checker: &mut Checker, file: &str, rep: &mut 
 }
 
 /// Writes the summary (`--summary`) over every stream the checker saw.
-pub(crate) fn write_summary<'c, W: Write>(checker: &'c Checker, rep: &mut Reporter<W>, mut summary: Summary<'c>) -> io::Result<()> {
-    summary.messages = Some(checker.session().message_counts());
-    summary.evictions = checker.session().evictions();
+pub(crate) fn write_summary<W: Write>(checker: &Checker, rep: &mut Reporter<W>, summary: Summary<'_>) -> io::Result<()> {
+    let counts = checker.session().message_counts();
+    let summary = Summary { messages: Some(&counts), evictions: checker.session().evictions(), ..summary };
     rep.summary(&summary)
 }
 
@@ -114,7 +114,8 @@ pub fn check_jsonl<R: BufRead, W: Write>(checker: &mut Checker, name: &str, mut 
     let mut line = 0u64;
     loop {
         buf.clear();
-        let read = read_line(&mut reader, &mut buf, MAX_LINE)?;
+        // A long line's buffer is sized once (not doubled) and dropped after it (below).
+        let read = read_long_line(&mut reader, &mut buf, MAX_LINE)?;
         let outcome = match read {
             LineRead::Eof => return Ok(()),
             LineRead::Line => {
@@ -129,7 +130,7 @@ pub fn check_jsonl<R: BufRead, W: Write>(checker: &mut Checker, name: &str, mut 
         if let Some(o) = outcome {
             rep.outcome(name, &o)?;
         }
-        if buf.capacity() > 1 << 24 {
+        if buf.capacity() > crate::input::LONG_LINE {
             // Don't keep a huge buffer around after one huge line.
             buf = Vec::with_capacity(1 << 16);
         }

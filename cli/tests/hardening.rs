@@ -384,6 +384,32 @@ fn a_line_of_many_small_objects_is_checked_and_the_next_line_too() {
 }
 
 #[test]
+fn a_line_of_many_small_objects_takes_its_text_and_tree_only() {
+    // What a 24 MiB line of 3M `{"k":1}` holds at the peak: the line (its buffer sized once, not
+    // grown by doubling, which left each smaller copy resident: +30 MiB) and its tree, in a version
+    // with `Icon` and in one without, where compat_icons looks for icons (it once stacked every
+    // element: +100 MiB). The constant is the same command's peak on a 24 KiB line; the figures are printed.
+    let big = common::small_objects_call(1, 24 << 20);
+    let len = big.len() as u64;
+    let tree = mcp_spec_types::tree::Doc::parse_slice(&big).unwrap().tree_bytes() as u64;
+    let (_, _, _, floor) = common::run_measured(&["check", "--json", "--protocol=2025-11-25", "-"], common::small_objects_call(1, 24 << 10));
+    let mut failed = 0;
+    for version in ["2025-11-25", "2025-06-18"] {
+        let mut input = big.clone();
+        input.push(b'\n');
+        let (code, stdout, stderr, peak) = common::run_measured(&["check", "--json", &format!("--protocol={version}"), "-"], input);
+        assert_eq!((code, common::parse_json_output(&stdout).found.len()), (0, 0), "{stdout} {stderr}");
+        let over = peak.saturating_sub(floor + len + tree);
+        println!("check --protocol {version}: peak {} MiB = {} MiB (the same on a 24 KiB line) + the line + its tree + {} MiB", peak >> 20, floor >> 20, over >> 20);
+        if over > 16 << 20 {
+            failed += 1;
+        }
+    }
+    println!("{} passed, {failed} failed", 2 - failed);
+    assert_eq!(failed, 0);
+}
+
+#[test]
 fn max_tree_mib_bounds_the_parts_still_read_as_values() {
     // The `jsonschema` crate takes a `Value`: a call's arguments are read into one only for a
     // listed tool with a schema, and weighed first (`--max-tree-mib`).

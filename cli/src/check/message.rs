@@ -79,6 +79,15 @@ impl Checker {
     /// The session's version tracker reads the message (`field`: `params` or `result`); what it
     /// notes becomes findings. Returns the known version the message names itself.
     pub(super) fn read_version(&mut self, o: Object<'_>, dir: Option<Direction>, prefix: &str, field: &str, line_protocol: Option<usize>, out: &mut Outcome) -> Option<usize> {
+        // A request or notification other than `initialize` whose params carry no version: the
+        // tracker would leave the session's version as it is and note nothing (most messages;
+        // building its view of each was a few percent of `check`).
+        if field == "params" && o.get("method").and_then(Node::as_str) != Some("initialize") {
+            let meta = o.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_META_KEY));
+            if meta.and_then(Node::as_str).is_none() {
+                return None;
+            }
+        }
         // The tracker reads a `Value`: given only the keys it reads (view.rs).
         let view = crate::view::versions(o, PROTOCOL_META_KEY);
         let reading = self.versions.read(&view, dir);
