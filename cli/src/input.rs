@@ -46,22 +46,24 @@ pub(crate) enum LineRead {
 /// Reads up to the next `\n` (not included) into `buf`; a line longer than `max` is consumed
 /// but not kept.
 pub(crate) fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
-    read_line_into(r, buf, max, false)
+    read_line_into(r, buf, max, None)
 }
 
 /// From this many bytes on, [`read_long_line`] stops growing the buffer by doubling.
 pub(crate) const LONG_LINE: usize = 1 << 20;
 
-/// [`read_line`] for a caller that drops the buffer after a long line (`check`): once the line
-/// passes [`LONG_LINE`] bytes, the buffer gets room for `max` bytes at once. That is address space,
-/// not memory: the pages past the line are never touched. Grown by doubling instead, the buffer
-/// left each smaller copy freed behind it, which mimalloc keeps resident for a while: about one
-/// more line's worth at the peak.
-pub(crate) fn read_long_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
-    read_line_into(r, buf, max, true)
+/// [`read_line`] for a caller that drops or hands off the buffer after a long line (`check`, the
+/// stdio bridge): once the line passes [`LONG_LINE`] bytes, the buffer gets room for `max` bytes and
+/// `spare` more (a caller's room past the line: the bridge's recording wrapper) at once. That is
+/// address space, not memory: the pages past the line are never touched. Grown by doubling instead,
+/// the buffer left each smaller copy freed behind it, which mimalloc keeps resident for a while:
+/// about one more line's worth at the peak.
+pub(crate) fn read_long_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize, spare: usize) -> io::Result<LineRead> {
+    read_line_into(r, buf, max, Some(spare))
 }
 
-fn read_line_into<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize, reserve_max: bool) -> io::Result<LineRead> {
+/// `reserve`: `None` grows the buffer as `Vec` does; `Some(spare)` as [`read_long_line`] says.
+fn read_line_into<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize, reserve: Option<usize>) -> io::Result<LineRead> {
     let mut len = 0usize;
     let mut any = false;
     loop {
@@ -84,8 +86,8 @@ fn read_line_into<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize, reserve_
         };
         len += chunk.len();
         if len <= max {
-            if reserve_max && buf.len() + chunk.len() > buf.capacity().max(LONG_LINE) {
-                buf.reserve_exact(max.max(buf.len() + chunk.len()) - buf.len());
+            if let Some(spare) = reserve.filter(|_| buf.len() + chunk.len() > buf.capacity().max(LONG_LINE)) {
+                buf.reserve_exact(max.max(buf.len() + chunk.len()) + spare - buf.len());
             }
             buf.extend_from_slice(chunk);
         } else {
@@ -166,19 +168,19 @@ mod tests {
         data.extend_from_slice(b"\nshort\n");
         let mut r = BufReader::with_capacity(1 << 16, &data[..]);
         let (mut buf, max) = (Vec::with_capacity(1 << 16), 5 * LONG_LINE);
-        assert!(matches!(read_long_line(&mut r, &mut buf, max).unwrap(), LineRead::Line));
+        assert!(matches!(read_long_line(&mut r, &mut buf, max, 0).unwrap(), LineRead::Line));
         assert_eq!(buf, long);
         assert!(buf.capacity() >= max, "{}", buf.capacity());
         let (at, capacity) = (buf.as_ptr(), buf.capacity());
         buf.clear();
-        assert!(matches!(read_long_line(&mut r, &mut buf, max).unwrap(), LineRead::Line));
+        assert!(matches!(read_long_line(&mut r, &mut buf, max, 0).unwrap(), LineRead::Line));
         assert_eq!(buf, b"short");
         assert_eq!((buf.as_ptr(), buf.capacity()), (at, capacity));
         // A line over the limit is still consumed and not kept.
         let data = vec![b'y'; 2 * LONG_LINE + 1];
         let mut r = BufReader::with_capacity(1 << 16, &data[..]);
         let mut buf = Vec::new();
-        assert!(matches!(read_long_line(&mut r, &mut buf, 2 * LONG_LINE).unwrap(), LineRead::TooLong(n) if n == 2 * LONG_LINE + 1));
+        assert!(matches!(read_long_line(&mut r, &mut buf, 2 * LONG_LINE, 0).unwrap(), LineRead::TooLong(n) if n == 2 * LONG_LINE + 1));
         assert!(buf.is_empty());
         println!("3 passed, 0 failed");
     }

@@ -115,7 +115,7 @@ pub fn check_jsonl<R: BufRead, W: Write>(checker: &mut Checker, name: &str, mut 
     loop {
         buf.clear();
         // A long line's buffer is sized once (not doubled) and dropped after it (below).
-        let read = read_long_line(&mut reader, &mut buf, MAX_LINE)?;
+        let read = read_long_line(&mut reader, &mut buf, MAX_LINE, 0)?;
         let outcome = match read {
             LineRead::Eof => return Ok(()),
             LineRead::Line => {

@@ -5,7 +5,7 @@
 //! room in the queue is counted and lost.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -18,7 +18,7 @@ use super::record::{into_line, wait_until_unique, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
 use crate::proxy::{CheckEvent, Traffic, QUEUE_BYTES, QUEUE_LINES};
-use crate::input::{LineRead, MAX_LINE};
+use crate::input::{read_long_line, LineRead, MAX_LINE};
 
 enum Recorded {
     Records(Vec<Record>),
@@ -135,7 +135,7 @@ fn read_lines(from: impl Read, mut each: impl FnMut(Line)) {
     let mut buf = Vec::with_capacity(1 << 16);
     loop {
         buf.clear();
-        match read_line(&mut r, &mut buf) {
+        match read_long_line(&mut r, &mut buf, MAX_LINE, super::elide::WRAP_ROOM) {
             Ok(LineRead::Line) if buf.len() >= super::elide::ELIDE_LINE => {
                 // Room for its recording line's wrapper, while nothing else of it is held.
                 buf.reserve(super::elide::WRAP_ROOM);
@@ -147,48 +147,6 @@ fn read_lines(from: impl Read, mut each: impl FnMut(Line)) {
         }
         if buf.capacity() > 1 << 24 {
             buf = Vec::with_capacity(1 << 16);
-        }
-    }
-}
-
-/// Reads up to the next `\n` (not included) into `buf`, as `crate::input::read_line` does, but a
-/// line past 64 KiB grows its buffer 8 times at a step (up to the longest line and its wrapper), not
-/// 2: each step leaves the previous buffer behind, written full, which the allocator may keep in
-/// memory a while (through the parse that follows); only the pages written take memory.
-fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineRead> {
-    let (mut len, mut any) = (0usize, false);
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            return Ok(match (any, len > MAX_LINE) {
-                (false, _) => LineRead::Eof,
-                (true, false) => LineRead::Line,
-                (true, true) => LineRead::TooLong(len),
-            });
-        }
-        any = true;
-        let (chunk, done) = match memchr::memchr(b'\n', avail) {
-            Some(i) => (&avail[..i], Some(i + 1)),
-            None => (avail, None),
-        };
-        len += chunk.len();
-        if len <= MAX_LINE {
-            if buf.capacity() - buf.len() < chunk.len() && buf.len() >= 1 << 16 {
-                let room = (len * 8).min(MAX_LINE + super::elide::WRAP_ROOM);
-                buf.reserve_exact(room.saturating_sub(buf.len()));
-            }
-            buf.extend_from_slice(chunk);
-        } else {
-            buf.clear();
-        }
-        let used = done.unwrap_or(avail.len());
-        r.consume(used);
-        if done.is_some() {
-            return Ok(if len > MAX_LINE { LineRead::TooLong(len) } else { LineRead::Line });
         }
     }
 }

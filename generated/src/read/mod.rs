@@ -85,7 +85,8 @@ fn give_up<T>() -> Result<T> {
     Err(GiveUp::new())
 }
 
-/// Reads `text` as one `T`, or `None` when serde_json must read it.
+/// Reads `text` as one `T`, or `None` when serde_json must read it (the tests' view of [`read_outcome`]).
+#[cfg(test)]
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
     match read_outcome(text) {
         Outcome::Read(v) => Some(v),
