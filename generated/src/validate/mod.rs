@@ -134,7 +134,7 @@ impl Report {
     }
 
     /// Whether an error kept here means the typed reader refuses the value too (a wrong kind, a
-    /// missing key, a wrong literal, a union none of whose members fits: see [`UNREADABLE`]).
+    /// missing key, a wrong literal, a union none of whose members fits: the rules `type`, `required`, `literal`, `no-variant`).
     pub fn refuses_typed_read(&self) -> bool {
         self.errors().any(|v| UNREADABLE.contains(&v.rule))
     }
