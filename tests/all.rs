@@ -21,6 +21,7 @@ mod keyed_unions;
 mod modules;
 mod overlay;
 mod proptest_roundtrip;
+mod read_agrees;
 mod schema_diff;
 mod schema_verify;
 mod spec_examples;

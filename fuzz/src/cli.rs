@@ -88,7 +88,7 @@ pub fn session(data: &[u8]) {
 fn counts_by_dir(c: &Checker) -> [u64; 3] {
     let mut n = [0; 3];
     for ((_, dir, _, _), count) in c.session().message_counts() {
-        n[match *dir {
+        n[match dir {
             "c2s" => 0,
             "s2c" => 1,
             _ => 2,

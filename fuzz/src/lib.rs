@@ -273,6 +273,16 @@ pub fn validate(data: &[u8]) {
     for (s, r) in strict.violations.iter().zip(&report.violations) {
         assert!(s.severity == Severity::Error && s.pointer == r.pointer && s.rule == r.rule, "{}::{name}: strict `{s}` vs `{r}`", m.name);
     }
+    // What the validators pass, the typed reader takes (`check` skips the typed read then).
+    let text = std::str::from_utf8(rest).expect("serde_json read it");
+    if let (Some(ty), Ok(doc)) = ((m.dynamic)(name), mcp_spec_types::tree::Doc::parse(text)) {
+        let report = (ty.validate_node)(doc.root(), &options);
+        if report.omitted_errors == 0 && report.errors().next().is_none() {
+            if let Err(e) = (ty.read_node)(doc.root()) {
+                panic!("{}::{name}: the validators found no error but the typed read refuses: {e}\nvalue: {value}", m.name);
+            }
+        }
+    }
     // The generic entry point agrees with the by-name one for the envelope.
     if let Some(root) = m.types.iter().find(|(n, _)| *n == "JSONRPCMessage") {
         let _ = (m.validate_json_as)(root.0, &value, &options);

@@ -1,0 +1,143 @@
+//! The validators and the typed read agree on what reads: a value the validators find no error in
+//! reads typed. `check` relies on it to skip the typed read of a message the validators passed.
+//!
+//! The other direction does not hold, and is counted, not asserted: `Report::refuses_typed_read`
+//! (which `check` uses on lines too costly to read typed) says "refused" for some values the reader
+//! takes: `null` in an optional field (kept among the unknown keys) and a 2026-07-28 result without
+//! `resultType` (read as complete).
+//!
+//! Inputs: every spec example of every version, as its own type and as each union that holds it,
+//! and one-change variants of each (a key removed, a value replaced by one of each JSON kind); the
+//! recorded sessions (bench/data/sessions) as `JSONRPCMessage` of their version, and one-change
+//! variants of every fourth message.
+
+use mcp_schema_tests::{example_files, upstream, workspace_root, Tally};
+use mcp_spec_types::runtime::dynamic::DynType;
+use mcp_spec_types::tree::Doc;
+use mcp_spec_types::validate::Options;
+use serde_json::{json, Value};
+
+type Lookup = fn(&str) -> Option<&'static DynType>;
+
+/// The values put in place of each part of an example.
+fn replacements() -> [Value; 10] {
+    [json!(null), json!(true), json!(0), json!(-1), json!(1.5), json!(""), json!("x"), json!([]), json!({}), json!([{}])]
+}
+
+/// Every one-change variant of `v`: each object key removed, each value replaced.
+fn variants(v: &Value) -> Vec<Value> {
+    let mut pointers = Vec::new();
+    collect(v, String::new(), &mut pointers);
+    let mut out = Vec::new();
+    for p in pointers {
+        if let Some((parent, key)) = p.rsplit_once('/') {
+            let mut removed = v.clone();
+            if let Some(Value::Object(o)) = removed.pointer_mut(parent) {
+                o.remove(&key.replace("~1", "/").replace("~0", "~"));
+                out.push(removed);
+            }
+        }
+        for r in replacements() {
+            let mut changed = v.clone();
+            *changed.pointer_mut(&p).expect("collected from v") = r;
+            out.push(changed);
+        }
+    }
+    out
+}
+
+fn collect(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                out.push(p.clone());
+                collect(x, p, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let p = format!("{at}/{i}");
+                out.push(p.clone());
+                collect(x, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The agreement for one value as one type; `overclaimed` counts the other direction's misses.
+fn agree(ty: &DynType, v: &Value, label: &str, overclaimed: &mut usize) -> Result<(), String> {
+    let text = v.to_string();
+    let doc = Doc::parse(&text).map_err(|e| format!("{label}: the tree refuses serde_json's output: {e}"))?;
+    let report = (ty.validate_node)(doc.root(), &Options::default());
+    let read = (ty.read_node)(doc.root());
+    let errors = report.errors().count() + report.omitted_errors;
+    match read {
+        Err(e) if errors == 0 => Err(format!("{label} as {}: no validator error, but the typed read refuses it: {e}\n  {text}", ty.name)),
+        Ok(_) if report.refuses_typed_read() => {
+            *overclaimed += 1;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_module(module: &str, protocol: &str, lookup: Lookup, unions: &[(&str, &[&str])]) {
+    let config = mcp_schema_tests::config();
+    let input = &config.modules.iter().find(|m| m.name == module).expect("module in the config").input;
+    let examples = upstream().join(input).parent().map(|p| p.join("examples")).filter(|d| d.is_dir());
+    let mut tally = Tally::default();
+    let mut overclaimed = 0;
+    let message = lookup("JSONRPCMessage").expect("every version has JSONRPCMessage");
+    let mut sessions: Vec<_> = std::fs::read_dir(workspace_root().join("bench/data/sessions")).unwrap().flatten().map(|e| e.path()).collect();
+    sessions.sort();
+    for path in sessions.iter().filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&format!("{protocol}-"))) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for (i, line) in std::fs::read_to_string(path).unwrap().lines().enumerate() {
+            let recorded: Value = serde_json::from_str(line).unwrap();
+            let msg = &recorded["msg"];
+            tally.check(agree(message, msg, &format!("{name}:{}", i + 1), &mut overclaimed));
+            if i % 4 == 0 {
+                for (j, v) in variants(msg).iter().enumerate() {
+                    tally.check(agree(message, v, &format!("{name}:{} variant {j}", i + 1), &mut overclaimed));
+                }
+            }
+        }
+    }
+    for (type_name, path) in examples.iter().flat_map(|d| example_files(d)) {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let example: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut types: Vec<&'static DynType> = lookup(&type_name).into_iter().collect();
+        types.extend(unions.iter().filter(|(_, members)| members.contains(&type_name.as_str())).filter_map(|(u, _)| lookup(u)));
+        let mut inputs = vec![example.clone()];
+        inputs.extend(variants(&example));
+        for ty in types {
+            for (i, v) in inputs.iter().enumerate() {
+                tally.check(agree(ty, v, &format!("{protocol}/{type_name}/{file} variant {i}"), &mut overclaimed));
+            }
+        }
+    }
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{protocol}: {overclaimed} values read typed that `refuses_typed_read` calls refused");
+    assert!(tally.passed > 1000, "{protocol}: only {} inputs", tally.passed);
+    tally.finish(&format!("{protocol}: validators and typed read agree"));
+}
+
+macro_rules! agreement_tests {
+    ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
+        $(agreement_tests!(@ $kind $m $protocol);)*
+    };
+    (@ version $m:ident $protocol:literal) => {
+        #[test]
+        fn $m() {
+            check_module(stringify!($m), $protocol, mcp_spec_types::$m::dynamic, mcp_spec_types::$m::UNION_MEMBERS);
+        }
+    };
+    (@ $kind:ident $m:ident $protocol:tt) => {};
+}
+
+mod validators_and_typed_read_agree {
+    use super::*;
+    mcp_spec_types::for_each_module!(agreement_tests);
+}
