@@ -20,8 +20,41 @@ use serde_json::{json, Value};
 type Lookup = fn(&str) -> Option<&'static DynType>;
 
 /// The values put in place of each part of an example.
-fn replacements() -> [Value; 10] {
-    [json!(null), json!(true), json!(0), json!(-1), json!(1.5), json!(""), json!("x"), json!([]), json!({}), json!([{}])]
+/// Numbers at the edges of the integer fields (`-0.0`, an integral float, past `i64`, past `u64`) among them.
+fn replacements() -> [Value; 15] {
+    [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(1.5),
+        json!(-0.0),
+        json!(1.0),
+        json!(9_223_372_036_854_775_808u64),
+        json!(1e300),
+        json!(""),
+        json!("x"),
+        json!("2025-01-01T00:00:00Z"),
+        json!([]),
+        json!({}),
+        json!([{}]),
+    ]
+}
+
+/// Number texts a `Value` cannot hold as written, put in by [`raw`] and written out by [`text_of`].
+const RAW_NUMBERS: [&str; 5] = ["-0", "1e2", "18446744073709551616", "-9223372036854775809", "1e-400"];
+
+/// A string standing for number text that [`text_of`] writes bare.
+fn raw(t: &str) -> Value {
+    Value::String(format!("\u{0}raw:{t}"))
+}
+
+fn text_of(v: &Value) -> String {
+    let mut text = v.to_string();
+    for t in RAW_NUMBERS {
+        text = text.replace(&format!("\"\\u0000raw:{t}\""), t);
+    }
+    text
 }
 
 /// Every one-change variant of `v`: each object key removed, each value replaced.
@@ -37,7 +70,7 @@ fn variants(v: &Value) -> Vec<Value> {
                 out.push(removed);
             }
         }
-        for r in replacements() {
+        for r in replacements().into_iter().chain(RAW_NUMBERS.map(raw)) {
             let mut changed = v.clone();
             *changed.pointer_mut(&p).expect("collected from v") = r;
             out.push(changed);
@@ -68,7 +101,7 @@ fn collect(v: &Value, at: String, out: &mut Vec<String>) {
 
 /// The agreement for one value as one type; `overclaimed` counts the other direction's misses.
 fn agree(ty: &DynType, v: &Value, label: &str, overclaimed: &mut usize) -> Result<(), String> {
-    let text = v.to_string();
+    let text = text_of(v);
     let doc = Doc::parse(&text).map_err(|e| format!("{label}: the tree refuses serde_json's output: {e}"))?;
     let report = (ty.validate_node)(doc.root(), &Options::default());
     let read = (ty.read_node)(doc.root());
@@ -140,4 +173,9 @@ macro_rules! agreement_tests {
 mod validators_and_typed_read_agree {
     use super::*;
     mcp_spec_types::for_each_module!(agreement_tests);
+}
+
+#[test]
+fn raw_numbers_are_written_bare() {
+    assert_eq!(text_of(&json!({"a": [raw("-0"), raw("1e-400")]})), r#"{"a":[-0,1e-400]}"#);
 }
