@@ -1,0 +1,33 @@
+//! A `tower` layer that checks Streamable HTTP MCP traffic as it flows: every message both ways
+//! (SSE answers included) against the MCP schema of its version, the transport's header rules and,
+//! where a session is seen (`Mcp-Session-Id`), the session rules.
+//!
+//! - [`Mode::Audit`]: everything passes; each finding is a `tracing` event on the request's span
+//!   (named and attributed as OpenTelemetry's MCP conventions say: [`telemetry`]) and a count
+//!   ([`Stats`]).
+//! - [`Mode::Enforce`]: a request that breaks a MUST is answered by the layer with the JSON-RPC
+//!   error its version defines, naming each rule and JSON pointer ([`answer`]); the service never
+//!   sees it. What the service answers is never altered, only reported.
+//!
+//! Each rule can be turned off or down ([`Config::rule`]); memory is bounded per session and in
+//! total ([`Limits`]); the layer's own failures pass the request on with `fail_open`.
+//!
+//! The checks come through [`Checks`] ([`inspect`]), one [`Stream`] of them per session.
+
+#![forbid(unsafe_code)]
+
+pub mod answer;
+mod body;
+mod config;
+pub mod inspect;
+mod layer;
+mod sessions;
+mod shared;
+mod tap;
+pub mod telemetry;
+
+pub use body::{Forward, GuardBody};
+pub use config::{Config, Level, Limits, Mode};
+pub use inspect::{Checks, Direction, Event, Finding, RequestHead, Stream};
+pub use layer::{Guard, GuardLayer};
+pub use telemetry::Stats;
