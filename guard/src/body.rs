@@ -222,7 +222,7 @@ mod tests {
             let body = Chunks(VecDeque::from([Ok(Bytes::from_static(b"ab")), Err(std::io::Error::other("reset"))]));
             let read = Forward::read(body, 100).await;
             assert!(read.whole.is_none() && !read.too_long);
-            let err = read.forward.collect().await.err().expect("the error is handed on");
+            let err = read.forward.collect().await.map(|c| c.to_bytes()).expect_err("the error is handed on");
             assert_eq!(err.to_string(), "reset");
         });
     }

@@ -105,30 +105,36 @@ where
     (parts.status, parts.headers, body.collect().await.unwrap().to_bytes())
 }
 
+/// Fields by name.
+pub type Fields = HashMap<String, String>;
+
+/// Events in order, each with its span's id.
+pub type Events = Vec<(Option<u64>, Fields)>;
+
 /// What the subscriber saw: each span's fields by id, and each event's fields with its span.
 #[derive(Default, Clone)]
 pub struct Seen {
-    pub spans: Arc<Mutex<HashMap<u64, HashMap<String, String>>>>,
-    pub events: Arc<Mutex<Vec<(Option<u64>, HashMap<String, String>)>>>,
+    pub spans: Arc<Mutex<HashMap<u64, Fields>>>,
+    pub events: Arc<Mutex<Events>>,
     next: Arc<AtomicU64>,
 }
 
 impl Seen {
     /// The events with a `rule` field, each with its span's fields.
-    pub fn findings(&self) -> Vec<(HashMap<String, String>, HashMap<String, String>)> {
+    pub fn findings(&self) -> Vec<(Fields, Fields)> {
         let spans = self.spans.lock().unwrap();
         self.events.lock().unwrap().iter().filter(|(_, f)| f.contains_key("rule")).map(|(s, f)| (f.clone(), s.and_then(|s| spans.get(&s).cloned()).unwrap_or_default())).collect()
     }
 
     /// The spans' fields, in no particular order.
-    pub fn all_spans(&self) -> Vec<HashMap<String, String>> {
+    pub fn all_spans(&self) -> Vec<Fields> {
         self.spans.lock().unwrap().values().cloned().collect()
     }
 }
 
-struct Fields<'a>(&'a mut HashMap<String, String>);
+struct Visitor<'a>(&'a mut Fields);
 
-impl Visit for Fields<'_> {
+impl Visit for Visitor<'_> {
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
         self.0.insert(field.name().to_string(), format!("{value:?}"));
     }
@@ -145,19 +151,19 @@ impl Subscriber for Seen {
         let id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
         let mut fields = HashMap::new();
         fields.insert("span.name".to_string(), span.metadata().name().to_string());
-        span.record(&mut Fields(&mut fields));
+        span.record(&mut Visitor(&mut fields));
         self.spans.lock().unwrap().insert(id, fields);
         Id::from_u64(id)
     }
     fn record(&self, span: &Id, values: &Record<'_>) {
         if let Some(fields) = self.spans.lock().unwrap().get_mut(&span.into_u64()) {
-            values.record(&mut Fields(fields));
+            values.record(&mut Visitor(fields));
         }
     }
     fn record_follows_from(&self, _: &Id, _: &Id) {}
     fn event(&self, event: &Event<'_>) {
         let mut fields = HashMap::new();
-        event.record(&mut Fields(&mut fields));
+        event.record(&mut Visitor(&mut fields));
         self.events.lock().unwrap().push((event.parent().map(Id::into_u64), fields));
     }
     fn enter(&self, _: &Id) {}
