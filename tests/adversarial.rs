@@ -468,9 +468,10 @@ fn checker() -> Option<std::path::PathBuf> {
         return skip("the checker (cli/) is not in this tree");
     }
     let Ok(built) = bin.metadata().and_then(|m| m.modified()) else { return skip(&format!("{} is not built", bin.display())) };
-    let newest_source = std::fs::read_dir(root.join("cli/src")).ok()?.flatten().filter_map(|e| e.metadata().ok()?.modified().ok()).max()?;
+    let newest = |dir: &str| std::fs::read_dir(root.join(dir)).ok().into_iter().flatten().flatten().filter_map(|e| e.metadata().ok()?.modified().ok()).max();
+    let newest_source = newest("cli/src").max(newest("check/src"))?;
     if newest_source > built {
-        return skip(&format!("{} is older than cli/src", bin.display()));
+        return skip(&format!("{} is older than cli/src or check/src", bin.display()));
     }
     Some(bin)
 }

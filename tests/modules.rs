@@ -134,8 +134,8 @@ fn a_forgotten_version_is_reported() {
 /// Code that enumerates modules through `for_each_module!` and so follows the table by itself. Where it
 /// needs something per module (the fuzz targets' `fuzzed!` rules), a module without it does not compile.
 const DERIVED_FROM_THE_TABLE: &[(&str, &str)] = &[
-    ("cli/src/versions.rs", "for_each_module!(versions)"),
-    ("cli/src/versions.rs", "for_each_module!(extensions)"),
+    ("check/src/versions.rs", "for_each_module!(versions)"),
+    ("check/src/versions.rs", "for_each_module!(extensions)"),
     ("fuzz/src/lib.rs", "for_each_module!(every_module)"),
     ("tests/spec_examples.rs", "for_each_module!(example_tests)"),
 ];

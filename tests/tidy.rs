@@ -1,5 +1,5 @@
 //! Tidy checks over the workspace's hand-written Rust (the generator, the generated crate's
-//! hand-written part, the CLI, xtask and the examples), measured from the source text:
+//! hand-written part, the checker, the CLI, xtask and the examples), measured from the source text:
 //! - no import circles among one crate's modules (an edge is a `crate::` or `super::` path
 //!   outside `#[cfg(test)]` code),
 //! - files under `src/` of at most 600 lines and functions of at most 150, unless an allowlist
@@ -32,6 +32,7 @@ const MAX_FN_LINES: usize = 150;
 const CRATES: &[(&str, &[&str])] = &[
     ("generator", &["generator/src"]),
     ("generated", &["generated/src"]),
+    ("check", &["check/src"]),
     ("cli", &["cli/src"]),
     ("guard", &["guard/src"]),
     ("xtask", &["xtask/src"]),
@@ -447,7 +448,7 @@ fn test_targets(root: &Path) -> Vec<String> {
     let manifest = fs::read_to_string(root.join("tests/Cargo.toml")).expect("tests/Cargo.toml");
     let mut out: Vec<String> = manifest.lines().filter_map(|l| l.trim().strip_prefix("path = \"")).filter_map(|p| p.strip_suffix('"')).filter(|p| *p != "support.rs").map(|p| format!("tests/{p}")).collect();
     out.extend(merged_modules(root, "tests").iter().map(|m| format!("tests/{m}.rs")));
-    for pkg in ["generator", "cli", "guard", "xtask", "examples", "examples/conformance"] {
+    for pkg in ["generator", "check", "cli", "guard", "xtask", "examples", "examples/conformance"] {
         let mut files = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join(pkg).join("tests")) {
             files.extend(entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "rs")));

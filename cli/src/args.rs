@@ -1,17 +1,14 @@
-//! What a check is asked to do ([`CheckArgs`]), whichever subcommand asked: a leaf the checker,
-//! `proxy`, `convert` and the bridge share. The command line itself is parsed in `crate::cmd`.
+//! What a check is asked to do ([`CheckArgs`]), whichever subcommand asked: the checker's
+//! [`Settings`] and what the command does with its findings, shared by `check`, `proxy`, `convert`
+//! and the bridge. The command line itself is parsed in `crate::cmd`.
 
 use std::fmt;
 
 use crate::versions::{EXTENSIONS, VERSIONS};
+pub use mcp_spec_check::settings::{Protocol, Settings, DEFAULT_MAX_FINDINGS};
 
-/// `--protocol`: a fixed version (index into [`VERSIONS`]) or auto.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    Auto,
-    Fixed(usize),
-}
-
+/// The checker's settings (the fields [`Settings`] has, by the same names: struct literals with
+/// `..CheckArgs::default()` stay short) and the command's own.
 #[derive(Debug, Clone)]
 pub struct CheckArgs {
     pub protocol: Protocol,
@@ -31,24 +28,16 @@ pub struct CheckArgs {
     pub files: Vec<String>,
 }
 
-/// Findings kept per value unless `--max-findings` says otherwise.
-pub const DEFAULT_MAX_FINDINGS: usize = 100;
-
 impl Default for CheckArgs {
     fn default() -> Self {
-        CheckArgs {
-            protocol: Protocol::Auto,
-            extensions: Vec::new(),
-            type_name: None,
-            roundtrip: false,
-            validate: true,
-            strict: false,
-            json: false,
-            summary: false,
-            max_findings: DEFAULT_MAX_FINDINGS,
-            har_held: crate::har::HELD_MAX,
-            files: Vec::new(),
-        }
+        let Settings { protocol, extensions, type_name, roundtrip, validate, strict, max_findings } = Settings::default();
+        CheckArgs { protocol, extensions, type_name, roundtrip, validate, strict, json: false, summary: false, max_findings, har_held: crate::har::HELD_MAX, files: Vec::new() }
+    }
+}
+
+impl From<&CheckArgs> for Settings {
+    fn from(a: &CheckArgs) -> Settings {
+        Settings { protocol: a.protocol, extensions: a.extensions.clone(), type_name: a.type_name.clone(), roundtrip: a.roundtrip, validate: a.validate, strict: a.strict, max_findings: a.max_findings }
     }
 }
 

@@ -430,6 +430,25 @@ fn max_tree_mib_bounds_the_parts_still_read_as_values() {
 }
 
 #[test]
+fn a_line_too_costly_to_read_typed_gets_the_readers_refusal_only_where_the_reader_refuses() {
+    // The typed read is skipped on this line (its arguments as a `Value` would pass `--max-tree-mib`);
+    // the validators say whether the reader would refuse it. `null` in an optional field breaks the
+    // schema but reads (kept among the unknown keys); a name of the wrong kind does not read.
+    let cases = [(r#""_meta":null,"name":"x""#, "/params/_meta", false), (r#""name":7"#, "/params/name", true)];
+    let mut failed = 0;
+    for (params, at, refused) in cases {
+        let line = String::from_utf8(common::small_objects_call(1, 1 << 20)).unwrap().replacen(r#""name":"x""#, params, 1);
+        let (_, stdout, ..) = common::run_measured(&["check", "--json", "--protocol=2025-11-25", "--max-tree-mib=4", "-"], format!("{line}\n").into_bytes());
+        let found = common::parse_json_output(&stdout).found;
+        let ok = found.contains(&err(1, at, "type")) && found.iter().any(|f| f.rule == "deserialize") == refused;
+        println!("{params}: {} ({found:?})", if ok { "ok" } else { "FAILED" });
+        failed += usize::from(!ok);
+    }
+    println!("{} passed, {failed} failed", cases.len() - failed);
+    assert_eq!(failed, 0);
+}
+
+#[test]
 fn the_proxys_checker_checks_a_line_of_many_small_objects_and_passes_it_on() {
     // `proxy -- cat`: the line goes to the server unchanged (and back); its checker child checks it.
     let mut input = common::small_objects_call(1, 8 << 20);

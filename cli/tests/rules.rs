@@ -200,19 +200,18 @@ fn reports(line: &str) -> Option<bool> {
     }
 }
 
-/// Every id-shaped literal at a reporting site of the CLI and of the hand-written crate code, and
+/// Every id-shaped literal at a reporting site of the CLI, its checker and the hand-written crate code, and
 /// the code of the files that use the rule tables (where their statics are named).
 fn reported() -> (BTreeSet<String>, String) {
     let mut files = Vec::new();
-    sources(&root().join("cli/src"), &mut files);
-    for dir in ["generated/src/validate", "generated/src/runtime"] {
+    for dir in ["cli/src", "check/src", "generated/src/validate", "generated/src/runtime"] {
         sources(&root().join(dir), &mut files);
     }
     let mut ids = BTreeSet::new();
     let mut code = String::new();
     for (path, text) in &files {
         let name = path.file_name().unwrap().to_str().unwrap();
-        if name == "tests.rs" || path.starts_with(root().join("cli/src/rules")) || path.ends_with("validate/rules.rs") {
+        if name == "tests.rs" || path.starts_with(root().join("check/src/rules")) || path.ends_with("validate/rules.rs") {
             continue;
         }
         let text = text.split("#[cfg(test)]").next().unwrap();
@@ -241,7 +240,7 @@ fn every_reported_id_is_in_the_catalogue() {
 /// line of its own below.
 fn statics() -> Vec<(String, String)> {
     let mut files = Vec::new();
-    sources(&root().join("cli/src/rules"), &mut files);
+    sources(&root().join("check/src/rules"), &mut files);
     let mut out = Vec::new();
     for (_, text) in files {
         let mut name = None;
@@ -271,11 +270,11 @@ fn every_rule_is_reported_and_tested() {
     let statics = statics();
     let mut tests = String::new();
     let mut files = Vec::new();
-    for dir in ["cli/tests", "tests", "cli/src"] {
+    for dir in ["cli/tests", "tests", "cli/src", "check/src"] {
         sources(&root().join(dir), &mut files);
     }
     for (path, text) in &files {
-        let in_src = path.starts_with(root().join("cli/src"));
+        let in_src = path.starts_with(root().join("cli/src")) || path.starts_with(root().join("check/src"));
         if path.ends_with("cli/tests/rules.rs") || (in_src && path.file_name().is_some_and(|n| n != "tests.rs") && !text.contains("#[cfg(test)]")) {
             continue;
         }

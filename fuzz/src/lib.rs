@@ -273,14 +273,17 @@ pub fn validate(data: &[u8]) {
     for (s, r) in strict.violations.iter().zip(&report.violations) {
         assert!(s.severity == Severity::Error && s.pointer == r.pointer && s.rule == r.rule, "{}::{name}: strict `{s}` vs `{r}`", m.name);
     }
-    // What the validators pass, the typed reader takes (`check` skips the typed read then).
+    // What the validators pass, the typed reader takes (`check` skips the typed read then); what
+    // they say it refuses, it refuses (`check` says so of lines too costly to read typed).
     let text = std::str::from_utf8(rest).expect("serde_json read it");
     if let (Some(ty), Ok(doc)) = ((m.dynamic)(name), mcp_spec_types::tree::Doc::parse(text)) {
         let report = (ty.validate_node)(doc.root(), &options);
-        if report.omitted_errors == 0 && report.errors().next().is_none() {
-            if let Err(e) = (ty.read_node)(doc.root()) {
-                panic!("{}::{name}: the validators found no error but the typed read refuses: {e}\nvalue: {value}", m.name);
+        match (ty.read_node)(doc.root()) {
+            Err(e) if report.omitted_errors == 0 && report.errors().next().is_none() => {
+                panic!("{}::{name}: the validators found no error but the typed read refuses: {e}\nvalue: {value}", m.name)
             }
+            Ok(_) if report.refuses_typed_read() => panic!("{}::{name}: the report says the reader refuses it, but it reads\nvalue: {value}", m.name),
+            _ => {}
         }
     }
     // The generic entry point agrees with the by-name one for the envelope.

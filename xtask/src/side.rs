@@ -56,6 +56,11 @@ pub fn run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
         side.line(&format!("doc: {} docs with {shown} build without warnings", release::ENGINE));
         side.passed += 1;
     }
+    // The checker has no features of its own.
+    let args = ["doc", "--quiet", "-p", release::CHECK, "--no-deps"];
+    side.cargo(root, &args, &[("CARGO_TARGET_DIR", dir.as_os_str()), ("RUSTDOCFLAGS", OsStr::new("-D warnings"))]).map_err(|e| format!("{} docs: {e}", release::CHECK))?;
+    side.line(&format!("doc: {} docs build without warnings", release::CHECK));
+    side.passed += 1;
     side.times.push(("docs", started.elapsed()));
 
     let started = Instant::now();

@@ -117,6 +117,9 @@ pub struct Report {
     pub omitted: usize,
     /// How many of the omitted ones are errors.
     pub omitted_errors: usize,
+    /// How many errors, kept or omitted, the typed reader refuses the value for too (see
+    /// [`Report::refuses_typed_read`]).
+    pub unreadable: usize,
 }
 
 impl Report {
@@ -133,10 +136,12 @@ impl Report {
         self.violations.iter().filter(|v| v.severity == Severity::Warning)
     }
 
-    /// Whether an error kept here means the typed reader refuses the value too (a wrong kind, a
-    /// missing key, a wrong literal, a union none of whose members fits: the rules `type`, `required`, `literal`, `no-variant`).
+    /// Whether the typed reader refuses the value too: an error of the rules `type`, `required`,
+    /// `literal` or `no-variant` (a wrong kind, a missing key, a wrong literal, a union none of whose
+    /// members fits) outside what the reader takes anyway (`null` in an optional field, which it keeps
+    /// among the unknown keys; a missing field it reads leniently, like a 2026-07-28 `resultType`).
     pub fn refuses_typed_read(&self) -> bool {
-        self.errors().any(|v| UNREADABLE.contains(&v.rule))
+        self.unreadable > 0
     }
 }
 
@@ -199,7 +204,7 @@ impl<'v> Cx<'v> {
     }
 
     pub fn finish(self) -> Report {
-        Report { violations: self.out, omitted: self.omitted, omitted_errors: self.omitted_errors }
+        Report { violations: self.out, omitted: self.omitted, omitted_errors: self.omitted_errors, unreadable: self.unreadable }
     }
 
     /// Goes one key deeper; undo with [`Cx::pop`]. Generated code uses this

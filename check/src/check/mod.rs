@@ -2,8 +2,8 @@
 //! (the negotiated version, and which requests are waiting for a response).
 
 //!
-//! One file per part: [`line`] reads a line's wrapper, [`message`] types requests and
-//! notifications, [`response`] responses, [`apps`] the MCP Apps channel, [`typed`] one value as
+//! One file per part: `line.rs` reads a line's wrapper, `message.rs` types requests and
+//! notifications, `response.rs` responses, `apps.rs` the MCP Apps channel, `typed.rs` one value as
 //! one type.
 
 mod apps;
@@ -17,11 +17,12 @@ use std::collections::HashSet;
 use mcp_spec_types::negotiate::VersionTracker;
 use mcp_spec_types::validate::{Options, Severity};
 
-use crate::args::{CheckArgs, Protocol};
 pub use crate::vocab::{AppsSide, Diag, Direction, Outcome, Req, ANSWERED_CAP, PENDING_CAP, PROTOCOL_META_KEY};
-pub(crate) use crate::vocab::{IdKey, ModRef};
+pub use crate::vocab::IdKey;
+pub(crate) use crate::vocab::ModRef;
 use crate::bounded::{clip, Capped, Weigh, MESSAGE_MAX};
 use crate::session::{Session, StreamEnd};
+use crate::settings::{Protocol, Settings};
 use crate::transport::{self, Transport};
 use crate::versions::{version_index, Extension, Info, Module, EXTENSIONS, LATEST, VERSIONS};
 use apps::{apps_observer, AppsChannel};
@@ -122,7 +123,9 @@ fn per_dir<V: Weigh>(cap: usize) -> [Capped<IdKey, V>; 2] {
 }
 
 impl Checker {
-    pub fn new(args: &CheckArgs) -> Checker {
+    /// A checker for one stream at a time, with `settings` (a [`Settings`] or what converts into one).
+    pub fn new(settings: impl Into<Settings>) -> Checker {
+        let args = &settings.into();
         let mut options = Options { strict: args.strict, ..Options::default() };
         let mut modules: Vec<&'static Module> = VERSIONS.iter().collect();
         let mut exts = Vec::new();
@@ -251,7 +254,7 @@ impl Checker {
 
 
     /// [`MESSAGE_MAX`], duplicates dropped.
-    pub(crate) fn bound(&self, out: &mut Outcome) {
+    pub fn bound(&self, out: &mut Outcome) {
         dedupe(&mut out.diags);
         // A message or pointer echoing a huge value (a validator's, a schema library's) is cut:
         // output stays proportional to the findings, not to the line.

@@ -12,32 +12,32 @@ use crate::vocab::{Diag, Outcome};
 /// (memory stays bounded).
 pub const MAX_LINE: usize = 128 << 20;
 
-pub(crate) fn is_har_file(f: &str) -> bool {
+pub fn is_har_file(f: &str) -> bool {
     Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("har"))
 }
 
-pub(crate) fn is_json_file(f: &str) -> bool {
+pub fn is_json_file(f: &str) -> bool {
     Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 /// One error about the whole line: how `check` and `convert` report input they cannot read.
-pub(crate) fn line_error(line: u64, rule: &'static str, message: String) -> Outcome {
+pub fn line_error(line: u64, rule: &'static str, message: String) -> Outcome {
     Outcome { line, diags: vec![Diag { pointer: String::new(), rule, severity: Severity::Error, message }], ..Outcome::default() }
 }
 
-pub(crate) fn too_long(line: u64, len: usize) -> Outcome {
+pub fn too_long(line: u64, len: usize) -> Outcome {
     line_error(line, "line.too-long", format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped"))
 }
 
-pub(crate) fn file_too_large() -> Outcome {
+pub fn file_too_large() -> Outcome {
     line_error(1, "line.too-long", format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped"))
 }
 
-pub(crate) fn empty_file() -> Outcome {
+pub fn empty_file() -> Outcome {
     line_error(1, "json", "empty file: no JSON value".into())
 }
 
-pub(crate) enum LineRead {
+pub enum LineRead {
     Eof,
     Line,
     TooLong(usize),
@@ -45,12 +45,12 @@ pub(crate) enum LineRead {
 
 /// Reads up to the next `\n` (not included) into `buf`; a line longer than `max` is consumed
 /// but not kept.
-pub(crate) fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
+pub fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
     read_line_into(r, buf, max, None)
 }
 
 /// From this many bytes on, [`read_long_line`] stops growing the buffer by doubling.
-pub(crate) const LONG_LINE: usize = 1 << 20;
+pub const LONG_LINE: usize = 1 << 20;
 
 /// [`read_line`] for a caller that drops or hands off the buffer after a long line (`check`, the
 /// stdio bridge): once the line passes [`LONG_LINE`] bytes, the buffer gets room for `max` bytes and
@@ -58,7 +58,7 @@ pub(crate) const LONG_LINE: usize = 1 << 20;
 /// address space, not memory: the pages past the line are never touched. Grown by doubling instead,
 /// the buffer left each smaller copy freed behind it, which mimalloc keeps resident for a while:
 /// about one more line's worth at the peak.
-pub(crate) fn read_long_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize, spare: usize) -> io::Result<LineRead> {
+pub fn read_long_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize, spare: usize) -> io::Result<LineRead> {
     read_line_into(r, buf, max, Some(spare))
 }
 

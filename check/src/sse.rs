@@ -1,5 +1,5 @@
 //! The event-stream rules (SSE) as an incremental parser over bytes: `check FILE.har` feeds it a
-//! whole body ([`crate::har::text::parse_sse`]), `proxy --http` the chunks of a live stream as they
+//! whole body (the CLI's `har::text::parse_sse`), `proxy --http` the chunks of a live stream as they
 //! arrive. Lines end with CRLF, LF or CR (a CR at the end of a chunk may be the first half of a
 //! CRLF); a blank line dispatches the event; `:` starts a comment; one space after the field's
 //! colon is dropped; an `id` with a NUL is ignored; an event with no `data` is not dispatched; a

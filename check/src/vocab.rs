@@ -114,7 +114,7 @@ pub(crate) enum ModRef {
 /// A request id as a map key; a long string id is kept as its digest ([`Text`]), so a table of
 /// them is small whatever the peer sends.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) enum IdKey {
+pub enum IdKey {
     Int(i64),
     Str(Text),
     /// Any other number, by its text (ids must be integers, but a response can still match it).
@@ -123,7 +123,7 @@ pub(crate) enum IdKey {
 
 impl IdKey {
     /// The key of an id in a line's tree: a string or a number.
-    pub(crate) fn of(v: mcp_spec_types::tree::Node<'_>) -> Option<IdKey> {
+    pub fn of(v: mcp_spec_types::tree::Node<'_>) -> Option<IdKey> {
         match v.kind() {
             mcp_spec_types::tree::Kind::String(s) => Some(IdKey::Str(Text::of(s))),
             mcp_spec_types::tree::Kind::Number(n) => Some(match n.as_i64() {

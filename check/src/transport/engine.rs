@@ -416,7 +416,7 @@ impl Transport {
 
     /// The client cancelled, while exchange `x` was open, those of its requests `is_cancelled` names:
     /// for a reader that feeds each exchange whole (a HAR), so the cancel's exchange comes after.
-    pub(crate) fn cancelled_while_open(&mut self, x: u64, is_cancelled: &dyn Fn(&IdKey) -> bool) {
+    pub fn cancelled_while_open(&mut self, x: u64, is_cancelled: &dyn Fn(&IdKey) -> bool) {
         let Some(ex) = self.open.get_mut(&x).filter(|e| e.method == "POST") else { return };
         let ids: Vec<IdKey> = ex.requests.iter().filter(|id| is_cancelled(id) && !ex.cancelled.contains(id)).cloned().collect();
         ex.cancelled.extend(ids);

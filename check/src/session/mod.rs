@@ -2,10 +2,10 @@
 //! declared capabilities, the listed tools and their schemas, subscriptions, cursors, progress
 //! tokens, cancellations), and the counts behind `--summary`.
 //!
-//! The checker types each message first; [`Session::observe`] then sees the same message with
+//! The checker types each message first; `Session::observe` then sees the same message with
 //! the direction it travelled and the version it was checked as. Requests in flight, their
 //! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
-//! [`Observer`](mcp_spec_engine::observe::Observer), fed every message ([`Session::see`]);
+//! [`Observer`], fed every message (`Session::see`);
 //! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its
 //! observations, so "in flight" means the same for a late answer and for late progress. Every
 //! table here is bounded (see [`Capped`], and the observer's own bounds); what a full table
@@ -34,7 +34,7 @@ use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
-use crate::args::CheckArgs;
+use crate::settings::Settings;
 pub(crate) use crate::bounded::Capped;
 use crate::bounded::{clip, Weigh, TABLE_BYTES};
 use crate::vocab::{dir_name, AppsSide, Diag, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
@@ -306,7 +306,7 @@ fn observer() -> Observer<Waiting> {
 }
 
 impl Session {
-    pub fn new(args: &CheckArgs) -> Session {
+    pub fn new(args: &Settings) -> Session {
         let exts = || args.extensions.iter().map(|&i| &crate::versions::EXTENSIONS[i]);
         Session {
             strict: args.strict,
@@ -513,7 +513,7 @@ mod tests {
     /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
     #[test]
     fn session_state_is_bounded() {
-        let mut s = Session::new(&CheckArgs::default());
+        let mut s = Session::new(&Settings::default());
         let n = PENDING_CAP as u64 + 100;
         for i in 0..n {
             let msg = mcp_spec_types::tree::Doc::from_value(&json!({"jsonrpc": "2.0", "id": i, "method": "ping"}));

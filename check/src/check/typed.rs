@@ -78,7 +78,7 @@ impl Checker {
 
     /// A finding of a rule in the session rule table, with the severity it gives (`--strict`: error).
     /// A transport rule's finding, under `--strict` an error.
-    pub(crate) fn strictly(&self, mut d: Diag) -> Diag {
+    pub fn strictly(&self, mut d: Diag) -> Diag {
         if self.strict {
             d.severity = Severity::Error;
         }
