@@ -3,9 +3,10 @@
 //!
 //! The code: -32700 for a body that is not JSON, -32020 (`HeaderMismatch`, HTTP 400) for the
 //! 2026-07-28 header rules, -32602 for a finding inside `params`, -32600 for any other (the
-//! envelope, the id, the lifecycle). The body is `{"jsonrpc":"2.0","id":ID,"error":{code,
-//! message:"[rule] pointer: text", data:{violations:[{pointer,rule,message}],omitted}}}`, the
-//! shape `mcp_spec_types::rpc::invalid_params` gives.
+//! envelope, the id, the lifecycle); `deserialize` goes with the finding it comes with. The body
+//! is `{"jsonrpc":"2.0","id":ID,"error":{code, message:"[rule] pointer: text",
+//! data:{violations:[{pointer,rule,message}],omitted}}}`, the shape
+//! `mcp_spec_types::rpc::invalid_params` gives.
 
 use http::StatusCode;
 use mcp_spec_types::rpc::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR};
@@ -23,9 +24,15 @@ pub const HEADER_RULES: [&str; 5] = ["transport.protocol-version-meta", "transpo
 /// Most violations named in one answer; the rest are counted in `omitted`.
 const NAMED_MAX: usize = 32;
 
+/// A message its version's type does not read: it comes with the finding that says why (on the
+/// envelope, or in `params`), which picks the code.
+const DESERIALIZE: &str = "deserialize";
+
 /// The JSON-RPC code for one finding.
 pub fn code_of(f: &Finding) -> i64 {
-    if f.rule == "json" {
+    if f.rule == DESERIALIZE {
+        INVALID_PARAMS
+    } else if f.rule == "json" {
         PARSE_ERROR
     } else if HEADER_RULES.contains(&f.rule) {
         HEADER_MISMATCH

@@ -138,7 +138,8 @@ where
     let (parts, body) = response.into_parts();
     let _ = shared.check(&stream, session.as_deref(), Direction::ServerToClient, &span, |s| s.response(x, parts.status, &parts.headers));
     let assigned = session_of(&parts.headers);
-    if adopt {
+    // A failed `initialize` starts nothing.
+    if adopt && parts.status.is_success() {
         shared.dropped(shared.sessions.adopt(assigned.as_deref(), stream.clone()));
     }
     if method == Method::DELETE && parts.status.is_success() {
@@ -160,6 +161,7 @@ fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option
     let (stream, adopt) = shared.stream_for(session, body);
     if let Some(b) = body {
         record_request(span, b);
+        shared.stats.messages(Direction::ClientToServer, b);
     }
     let checked = shared.check(&stream, session, Direction::ClientToServer, span, |s| {
         let mut found = s.request(x, head);
@@ -179,6 +181,16 @@ fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option
             Stats::add(&shared.stats.refused, 1);
             span.record("mcp.guard.refused", true);
             record_error(span, code);
+            // The stream sees the answer as the client does, so the refused request is not left
+            // open (its id, its exchange) in the session's state.
+            let _ = shared.check(&stream, session, Direction::ServerToClient, span, |s| {
+                let mut found = s.response(x, status, &answer_headers(&answer));
+                if let Ok(doc) = Doc::parse_slice(&answer) {
+                    found.extend(s.message(x, Direction::ServerToClient, doc.root(), None));
+                }
+                found.extend(s.end(x, answer.len() as u64, true));
+                found
+            });
             Verdict::Answer(status, answer)
         }
     };
@@ -199,11 +211,19 @@ fn too_long(shared: &Shared, too_long: bool, span: &Span) -> Verdict {
     Verdict::Pass
 }
 
-fn answer<RB>(status: StatusCode, body: Vec<u8>) -> Response<GuardBody<RB>> {
+/// The headers of the layer's own answer: JSON-RPC errors are JSON, the rest plain text.
+fn answer_headers(body: &[u8]) -> http::HeaderMap {
     let json = body.first() == Some(&b'{') || body.first() == Some(&b'[');
     let ty = if json { "application/json" } else { "text/plain; charset=utf-8" };
+    let mut h = http::HeaderMap::new();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ty));
+    h
+}
+
+fn answer<RB>(status: StatusCode, body: Vec<u8>) -> Response<GuardBody<RB>> {
+    let headers = answer_headers(&body);
     let mut r = Response::new(GuardBody::answer(body));
     *r.status_mut() = status;
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(ty));
+    *r.headers_mut() = headers;
     r
 }

@@ -12,12 +12,14 @@
 //! Each rule can be turned off or down ([`Config::rule`]); memory is bounded per session and in
 //! total ([`Limits`]); the layer's own failures pass the request on with `fail_open`.
 //!
-//! The checks come through [`Checks`] ([`inspect`]), one [`Stream`] of them per session.
+//! The checks come through [`Checks`] ([`inspect`]), one [`Stream`] of them per session;
+//! [`McpChecks`] is the project's checker (`mcp-spec-check`, what `mcp-schema check` runs).
 
 #![forbid(unsafe_code)]
 
 pub mod answer;
 mod body;
+mod checker;
 mod config;
 pub mod inspect;
 mod layer;
@@ -27,6 +29,7 @@ mod tap;
 pub mod telemetry;
 
 pub use body::{Forward, GuardBody};
+pub use checker::McpChecks;
 pub use config::{Config, Level, Limits, Mode};
 pub use inspect::{Checks, Direction, Event, Finding, RequestHead, Stream};
 pub use layer::{Guard, GuardLayer};

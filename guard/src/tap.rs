@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
+use mcp_spec_check::sse::{SseEvent, SseParser};
 use mcp_spec_types::tree::{Doc, Node};
 use mcp_spec_types::validate::Severity;
 use tracing::Span;
@@ -20,6 +21,8 @@ use crate::telemetry::{record_answer, Stats};
 enum Split {
     /// One JSON body, copied up to the message limit (`over`: it went past, and is not checked).
     Json { buf: Vec<u8>, over: bool },
+    /// An event stream, split as it arrives (the checker's parser: its line and data capped).
+    Sse { parser: SseParser, events: u64 },
 }
 
 pub struct Tap {
@@ -52,6 +55,7 @@ impl Tap {
         let essence = content_type.map(|c| c.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
         let split = match essence.as_deref() {
             Some("application/json") => Split::Json { buf: Vec::new(), over: false },
+            Some("text/event-stream") => Split::Sse { parser: SseParser::new(shared.config.limits.max_message), events: 0 },
             _ => return None,
         };
         Some(Tap { shared, stream: at.stream, session: at.session, x: at.x, span: at.span, start: at.start, split, taken: Vec::new(), bytes: 0, ended: false, done: false })
@@ -76,7 +80,9 @@ impl Tap {
     pub fn check_taken(&mut self) {
         let max = self.shared.config.limits.max_message;
         for chunk in std::mem::take(&mut self.taken) {
+            let mut dispatched = Vec::new();
             match &mut self.split {
+                Split::Sse { parser, .. } => parser.push(&chunk, |e| dispatched.push(e)),
                 Split::Json { buf, over } => {
                     if !*over && buf.len() + chunk.len() <= max {
                         buf.extend_from_slice(&chunk);
@@ -86,6 +92,25 @@ impl Tap {
                     }
                 }
             }
+            for e in dispatched {
+                self.event(e);
+            }
+        }
+    }
+
+    /// One SSE event: a message (its data), or an event without one (a priming event's id).
+    fn event(&mut self, e: SseEvent) {
+        let Split::Sse { events, .. } = &mut self.split else { return };
+        let index = *events;
+        *events += 1;
+        let at = Event { index, id: e.id.as_deref(), kind: e.event.as_deref(), data: &e.data, retry: e.retry };
+        if e.cut.is_some() {
+            Stats::add(&self.shared.stats.unchecked, 1);
+        } else if e.data.trim().is_empty() {
+            let x = self.x;
+            self.report(|s| s.event(x, at));
+        } else {
+            self.message(e.data.as_bytes(), Some(at));
         }
     }
 
@@ -100,6 +125,10 @@ impl Tap {
             Split::Json { over: true, .. } => Stats::add(&self.shared.stats.unchecked, 1),
             Split::Json { buf, .. } if buf.is_empty() => {}
             Split::Json { buf, .. } => self.message(&buf, None),
+            // An event the stream ended inside is not dispatched (the SSE rules discard it).
+            Split::Sse { mut parser, .. } => {
+                parser.finish();
+            }
         }
         let (x, bytes) = (self.x, self.bytes);
         self.report(|s| s.end(x, bytes, complete));
@@ -114,6 +143,7 @@ impl Tap {
         match Doc::parse_slice(text) {
             Ok(doc) => {
                 let root = doc.root();
+                self.shared.stats.messages(Direction::ServerToClient, root);
                 for m in root.as_array().map_or_else(|| vec![root], |a| a.iter().collect::<Vec<Node<'_>>>()) {
                     record_answer(&self.span, m);
                 }

@@ -143,6 +143,9 @@ pub const DURATION_BUCKETS: [f64; 14] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2
 #[derive(Default)]
 pub struct Stats {
     pub requests: AtomicU64,
+    /// Messages checked each way (a batch's members one by one).
+    pub messages_c2s: AtomicU64,
+    pub messages_s2c: AtomicU64,
     /// Requests the layer answered itself (enforce mode).
     pub refused: AtomicU64,
     /// Request bodies past [`crate::Limits::max_body`], passed unchecked (audit) or answered 413.
@@ -189,6 +192,12 @@ impl Stats {
     /// Operations measured per bucket of [`DURATION_BUCKETS`] (not cumulative; the last: past it), and their total seconds.
     pub fn operations(&self) -> ([u64; 15], f64) {
         (self.durations.each_ref().map(|a| a.load(Ordering::Relaxed)), self.duration_nanos.load(Ordering::Relaxed) as f64 / 1e9)
+    }
+
+    /// Counts the messages of a body (a batch's members) checked `dir`.
+    pub fn messages(&self, dir: Direction, body: Node<'_>) {
+        let n = body.as_array().map_or(1, |a| a.len() as u64);
+        Stats::add(if dir == Direction::ClientToServer { &self.messages_c2s } else { &self.messages_s2c }, n);
     }
 
     pub fn get(a: &AtomicU64) -> u64 {
