@@ -47,8 +47,9 @@ impl From<&Settings> for Settings {
 /// are forgotten and counted ([`Checker::dropped`](crate::check::Checker::dropped)); the rules that
 /// need them then say less rather than report what they cannot know.
 ///
-/// The defaults suit one checker on a developer's machine (one stream's worst case is a few hundred
-/// MiB); a process that checks many sessions at once gives each a smaller share with [`Limits::within`].
+/// The defaults suit one checker on a developer's machine: [`Limits::worst_case`] puts them near
+/// 1.8 GiB, and a hostile session measured 84 MiB (check/tests/limits.rs). A process that checks many
+/// sessions at once gives each a share of its memory with [`Limits::within`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Bytes each of the checker's bounded tables may hold, as the tables weigh their entries:
