@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::versions::{EXTENSIONS, VERSIONS};
-pub use mcp_spec_check::settings::{Protocol, Settings, DEFAULT_MAX_FINDINGS};
+pub use mcp_spec_check::settings::{Limits, Protocol, Settings, DEFAULT_MAX_FINDINGS};
 
 /// The checker's settings (the fields [`Settings`] has, by the same names: struct literals with
 /// `..CheckArgs::default()` stay short) and the command's own.
@@ -30,14 +30,15 @@ pub struct CheckArgs {
 
 impl Default for CheckArgs {
     fn default() -> Self {
-        let Settings { protocol, extensions, type_name, roundtrip, validate, strict, max_findings } = Settings::default();
+        let Settings { protocol, extensions, type_name, roundtrip, validate, strict, max_findings, limits: _ } = Settings::default();
         CheckArgs { protocol, extensions, type_name, roundtrip, validate, strict, json: false, summary: false, max_findings, har_held: crate::har::HELD_MAX, files: Vec::new() }
     }
 }
 
 impl From<&CheckArgs> for Settings {
     fn from(a: &CheckArgs) -> Settings {
-        Settings { protocol: a.protocol, extensions: a.extensions.clone(), type_name: a.type_name.clone(), roundtrip: a.roundtrip, validate: a.validate, strict: a.strict, max_findings: a.max_findings }
+        // The command line keeps the default limits (one checker per process, or per `proxy` stream).
+        Settings { protocol: a.protocol, extensions: a.extensions.clone(), type_name: a.type_name.clone(), roundtrip: a.roundtrip, validate: a.validate, strict: a.strict, max_findings: a.max_findings, limits: Limits::default() }
     }
 }
 

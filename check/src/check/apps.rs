@@ -30,7 +30,7 @@ impl AppsChannel {
     const UNIONS: [(&'static str, &'static str, &'static str); 2] =
         [("ViewRequest", "ViewNotification", "ViewResult"), ("HostRequest", "HostNotification", "HostResult")];
 
-    pub(super) fn new(ext: usize, module: &'static Module, base: usize) -> AppsChannel {
+    pub(super) fn new(ext: usize, module: &'static Module, base: usize, bytes: usize) -> AppsChannel {
         let members = |name: &str| -> HashSet<&'static str> {
             module.union_members.iter().find(|(n, _)| *n == name).map(|(_, m)| m.iter().copied().collect()).unwrap_or_default()
         };
@@ -40,14 +40,14 @@ impl AppsChannel {
             base,
             requests: [members(view.0), members(host.0)],
             notifications: [members(view.1), members(host.1)],
-            pending: apps_observer(),
+            pending: apps_observer(bytes),
         }
     }
 }
 
 /// The observer of the view<->host channel's requests, bounded as the client/server one.
-pub(super) fn apps_observer() -> Observer<Req> {
-    Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: crate::bounded::TABLE_BYTES })
+pub(super) fn apps_observer(bytes: usize) -> Observer<Req> {
+    Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: bytes })
 }
 
 impl Checker {

@@ -5,10 +5,10 @@ use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::describe;
 use serde_json::Value;
 
-use super::{error, escape_pointer, unknown_version, AppsSide, Checker, Direction, Leg, Outcome};
+use super::{error, escape_pointer, unknown_version, AppsSide, Checker, Diag, Direction, Leg, Outcome};
 use crate::bounded::clip;
 use crate::transport::jsonl::Http;
-use crate::transport::{self, HttpLine};
+use crate::transport::{self, HttpLine, MsgAt};
 use crate::versions::version_index;
 
 impl Checker {
@@ -68,31 +68,70 @@ impl Checker {
 
     /// A recording's line of HTTP context: `None` (not counted) unless a transport rule reports on it.
     pub(super) fn http_line(&mut self, http: Node<'_>, mut out: Outcome) -> Option<Outcome> {
-        self.transport.line = out.line;
         match transport::jsonl::read(http, false) {
             Ok(Http::Line(l)) => {
-                let f = self.transport.line(&l);
-                let l = *l;
-                if f.diags.is_empty() {
+                let line = out.line;
+                out = self.http(&l, line);
+                if out.diags.is_empty() {
                     return None;
                 }
-                let event = match &l {
-                    HttpLine::Event { event, event_id, .. } => Some((*event, event_id.as_deref())),
-                    _ => None,
-                };
-                let part = match &l {
-                    HttpLine::Event { .. } => Some(transport::Part::Response),
-                    _ => None,
-                };
-                out.place = Some(f.at.place(part, event));
-                out.http = Some(f.at.http(part, event));
-                out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
-                self.bound(&mut out);
             }
             Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
             Err(e) => out.diags.push(error("/http", "line.http", e)),
         }
         Some(out)
+    }
+
+    /// Feeds one piece of HTTP context (a request's head, a response's head, an SSE event that
+    /// carried no message, the end of an exchange) as line `line` of the stream: what the transport
+    /// rules find on it (often nothing). What a proxy or a middleware calls, in the order the
+    /// pieces happen, with the messages between them through [`Checker::message_at`].
+    pub fn http(&mut self, l: &HttpLine, line: u64) -> Outcome {
+        let mut out = Outcome { line, ..Outcome::default() };
+        self.transport.line = line;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.transport.line(l)));
+        let f = match r {
+            Ok(f) => f,
+            Err(p) => {
+                out.diags.push(panicked(p));
+                return out;
+            }
+        };
+        if f.diags.is_empty() {
+            return out;
+        }
+        let event = match l {
+            HttpLine::Event { event, event_id, .. } => Some((*event, event_id.as_deref())),
+            _ => None,
+        };
+        let part = match l {
+            HttpLine::Event { .. } => Some(transport::Part::Response),
+            _ => None,
+        };
+        out.place = Some(f.at.place(part, event));
+        out.http = Some(f.at.http(part, event));
+        out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
+        self.bound(&mut out);
+        out
+    }
+
+    /// Checks `msg`, which travelled `dir` in the HTTP exchange and part `at` names, as line `line`
+    /// of the stream: the transport rules on it (the 2026-07-28 mirrored headers, the SSE rules),
+    /// then every rule on the message. The same findings as for the recording line `{"dir": DIR,
+    /// "msg": MSG, "http": AT}`, but with pointers into the message itself (no `/msg` before them)
+    /// and without writing or reading that line.
+    pub fn message_at(&mut self, dir: Direction, msg: Node<'_>, at: &MsgAt, line: u64) -> Outcome {
+        let mut out = Outcome { line, ..Outcome::default() };
+        self.guarded(msg.doc().text(), &mut out, |c, out| {
+            c.transport.line = line;
+            let f = c.transport.message(at, msg);
+            let event = at.event.map(|i| (i, at.event_id.as_deref()));
+            out.place = Some(f.at.place(Some(at.part), event));
+            out.http = Some(f.at.http(Some(at.part), event));
+            out.diags.extend(f.diags.into_iter().map(|d| c.strictly(d)));
+            c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "", out);
+        });
+        out
     }
 
     /// Checks an already parsed value (a `.json` file's, a HAR entry's wrapper): through its tree.
@@ -125,16 +164,10 @@ impl Checker {
     /// pass its budget is not read typed (typed.rs).
     fn guarded(&mut self, text: &str, out: &mut Outcome, f: impl FnOnce(&mut Checker, &mut Outcome)) {
         self.too_costly = crate::cost::check(text.as_bytes()).err();
-        // A panic is a bug in the checker or the generated crate, never a verdict on the input:
-        // report it on its line and go on with the next.
+        // A panic is reported on its line (`panicked`); the next line is checked as usual.
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, out)));
         if let Err(p) = r {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
+            out.diags.push(panicked(p));
         }
         self.bound(out);
     }
@@ -260,6 +293,13 @@ impl Checker {
         }
         out.diags.push(error(prefix, "type-name", format!("{} has no type `{ty}`", info.module.label)));
     }
+}
+
+/// A panic is a bug in the checker or the generated crate, never a verdict on the input: the
+/// finding `internal` on its line.
+fn panicked(p: Box<dyn std::any::Any + Send>) -> Diag {
+    let what = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
+    error("", "internal", format!("the checker panicked on this value (a bug): {what}"))
 }
 
 /// The wrapper keys a JSONL line may have around its message.

@@ -22,7 +22,7 @@ pub use crate::vocab::IdKey;
 pub(crate) use crate::vocab::ModRef;
 use crate::bounded::{clip, Capped, Weigh, MESSAGE_MAX};
 use crate::session::{Session, StreamEnd};
-use crate::settings::{Protocol, Settings};
+use crate::settings::{Limits, Protocol, Settings};
 use crate::transport::{self, Transport};
 use crate::versions::{version_index, Extension, Info, Module, EXTENSIONS, LATEST, VERSIONS};
 use apps::{apps_observer, AppsChannel};
@@ -92,6 +92,21 @@ pub struct Checker {
     /// reading, which builds a `Value` for every part the schema types as any JSON (`arguments`,
     /// `_meta`, `structuredContent`, ...), is skipped (typed.rs).
     too_costly: Option<crate::cost::TooCostly>,
+    limits: Limits,
+    /// Entries the checker's own tables (tasks, the MCP Apps channel's requests) forgot in earlier streams.
+    dropped_before: u64,
+}
+
+/// What a checker forgot to stay within its [`Limits`] ([`Checker::dropped`]). Each forgotten
+/// entry makes a rule say less (an answer to a forgotten request is not reported as unmatched),
+/// never report more.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Entries of the bounded tables: requests in flight or ended, progress tokens, tasks, tools,
+    /// compiled schemas, subscriptions, cursors, header marks.
+    pub entries: u64,
+    /// HTTP exchanges forgotten while open (their end rules did not run) and HTTP sessions forgotten.
+    pub exchanges: u64,
 }
 
 /// A bridge recording's leg: its lines are one stream, the other leg's another.
@@ -113,19 +128,21 @@ struct Parked {
 }
 
 impl Parked {
-    fn new() -> Parked {
-        Parked { versions: VersionTracker::new(), typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new(), transport: Transport::new("exchange") }
+    fn new(limits: Limits) -> Parked {
+        let bytes = limits.table_bytes;
+        Parked { versions: VersionTracker::new(), typed: None, tasks: per_dir(TASKS_CAP, bytes), initialize_line: None, session: crate::session::ParkedStream::new(bytes), transport: Transport::with_limits("exchange", limits) }
     }
 }
 
-fn per_dir<V: Weigh>(cap: usize) -> [Capped<IdKey, V>; 2] {
-    [Capped::new(cap, crate::bounded::TABLE_BYTES), Capped::new(cap, crate::bounded::TABLE_BYTES)]
+fn per_dir<V: Weigh>(cap: usize, bytes: usize) -> [Capped<IdKey, V>; 2] {
+    [Capped::new(cap, bytes), Capped::new(cap, bytes)]
 }
 
 impl Checker {
     /// A checker for one stream at a time, with `settings` (a [`Settings`] or what converts into one).
     pub fn new(settings: impl Into<Settings>) -> Checker {
         let args = &settings.into();
+        let limits = args.limits;
         let mut options = Options { strict: args.strict, ..Options::default() };
         let mut modules: Vec<&'static Module> = VERSIONS.iter().collect();
         let mut exts = Vec::new();
@@ -154,7 +171,7 @@ impl Checker {
             max_findings: args.max_findings.max(1),
             versions: VersionTracker::new(),
             typed: None,
-            tasks: per_dir(TASKS_CAP),
+            tasks: per_dir(TASKS_CAP, limits.table_bytes),
             initialize_line: None,
             session: Session::new(args),
             leg: None,
@@ -164,23 +181,26 @@ impl Checker {
             apps: args.extensions.iter().find_map(|&i| {
                 let e = &EXTENSIONS[i];
                 let base = version_index(e.channel_base?)?;
-                Some(AppsChannel::new(i, &e.module, base))
+                Some(AppsChannel::new(i, &e.module, base, limits.table_bytes))
             }),
             transport: match args.protocol {
-                Protocol::Fixed(i) => Transport::new("exchange").with_fallback(VERSIONS[i].name),
-                Protocol::Auto => Transport::new("exchange"),
+                Protocol::Fixed(i) => Transport::with_limits("exchange", limits).with_fallback(VERSIONS[i].name),
+                Protocol::Auto => Transport::with_limits("exchange", limits),
             },
+            limits,
+            dropped_before: 0,
         }
     }
 
     /// Forgets what the previous stream negotiated, its requests and its tasks.
     pub fn reset_stream(&mut self) {
+        self.dropped_before += self.dropped_now();
         self.versions = VersionTracker::new();
         self.typed = None;
-        self.tasks = per_dir(TASKS_CAP);
+        self.tasks = per_dir(TASKS_CAP, self.limits.table_bytes);
         self.initialize_line = None;
         if let Some(apps) = &mut self.apps {
-            apps.pending = apps_observer();
+            apps.pending = apps_observer(self.limits.table_bytes);
         }
         self.session.reset();
         self.leg = None;
@@ -194,7 +214,8 @@ impl Checker {
             return;
         }
         if self.leg.is_some() {
-            let p = self.parked.get_or_insert_with(|| Box::new(Parked::new()));
+            let limits = self.limits;
+            let p = self.parked.get_or_insert_with(|| Box::new(Parked::new(limits)));
             std::mem::swap(&mut self.versions, &mut p.versions);
             std::mem::swap(&mut self.typed, &mut p.typed);
             std::mem::swap(&mut self.tasks, &mut p.tasks);
@@ -250,6 +271,19 @@ impl Checker {
     /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
     pub fn pending_requests(&self) -> usize {
         self.session.waiting()
+    }
+
+    /// What the checker forgot to stay within its [`Limits`], over every stream so far: entries of
+    /// its session tables, and the HTTP exchanges and sessions of the transport rules.
+    pub fn dropped(&self) -> Dropped {
+        let parked = self.parked.as_ref().map_or(0, |p| p.transport.forgotten);
+        Dropped { entries: self.session.evictions() + self.dropped_before + self.dropped_now(), exchanges: self.transport.forgotten + parked }
+    }
+
+    /// Entries the current stream's own tables forgot (the session's count their own).
+    fn dropped_now(&self) -> u64 {
+        let apps = self.apps.as_ref().map_or(0, |a| a.pending.forgotten());
+        self.tasks.iter().map(|t| t.evicted).sum::<u64>() + apps
     }
 
 

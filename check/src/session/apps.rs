@@ -92,8 +92,8 @@ pub(crate) struct Channel {
 }
 
 impl Channel {
-    pub fn new() -> Channel {
-        Channel { first_line: None, initialize: None, answered: false, initialized: false, teardown_ids: Vec::new(), torn_down: None, tool_input: None, hidden_calls: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES) }
+    pub fn new(bytes: usize) -> Channel {
+        Channel { first_line: None, initialize: None, answered: false, initialized: false, teardown_ids: Vec::new(), torn_down: None, tool_input: None, hidden_calls: Capped::new(SESSION_CAP, bytes) }
     }
 
     pub fn evicted(&self) -> u64 {

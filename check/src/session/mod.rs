@@ -36,7 +36,7 @@ use serde_json::{Map, Value};
 
 use crate::settings::Settings;
 pub(crate) use crate::bounded::Capped;
-use crate::bounded::{clip, Weigh, TABLE_BYTES};
+use crate::bounded::{clip, Weigh};
 use crate::vocab::{dir_name, AppsSide, Diag, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
@@ -256,15 +256,15 @@ pub(crate) struct ParkedStream {
 }
 
 impl ParkedStream {
-    pub(crate) fn new() -> ParkedStream {
+    pub(crate) fn new(bytes: usize) -> ParkedStream {
         ParkedStream {
             whole: None,
-            observer: observer(),
+            observer: observer(bytes),
             caps: Default::default(),
-            tools: tools::State::new(),
-            resources: resources::State::new(),
-            tasks: tasks::State::default(),
-            channel: apps::Channel::new(),
+            tools: tools::State::new(bytes),
+            resources: resources::State::new(bytes),
+            tasks: tasks::State::new(bytes),
+            channel: apps::Channel::new(bytes),
         }
     }
 }
@@ -299,15 +299,18 @@ pub struct Session {
     pub(crate) leg: &'static str,
     /// Entries forgotten by earlier streams' full tables.
     evicted_before: u64,
+    /// The bytes each table may hold (`Limits::table_bytes`).
+    table_bytes: usize,
 }
 
-fn observer() -> Observer<Waiting> {
-    Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: TABLE_BYTES })
+fn observer(bytes: usize) -> Observer<Waiting> {
+    Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: bytes })
 }
 
 impl Session {
     pub fn new(args: &Settings) -> Session {
         let exts = || args.extensions.iter().map(|&i| &crate::versions::EXTENSIONS[i]);
+        let bytes = args.limits.table_bytes;
         Session {
             strict: args.strict,
             enabled: args.validate,
@@ -315,16 +318,17 @@ impl Session {
             tasks_on: exts().any(|e| e.name == "tasks"),
             ext_prefixes: exts().map(|e| e.method_prefix).filter(|p| !p.is_empty()).collect(),
             whole: None,
-            observer: observer(),
+            observer: observer(bytes),
             caps: Default::default(),
-            tools: tools::State::new(),
-            schemas: tools::SchemaCache::new(),
-            resources: resources::State::new(),
-            tasks: tasks::State::default(),
-            channel: apps::Channel::new(),
+            tools: tools::State::new(bytes),
+            schemas: tools::SchemaCache::new(bytes),
+            resources: resources::State::new(bytes),
+            tasks: tasks::State::new(bytes),
+            channel: apps::Channel::new(bytes),
             messages: MessageCounts::default(),
             leg: "",
             evicted_before: 0,
+            table_bytes: bytes,
         }
     }
 
@@ -332,12 +336,13 @@ impl Session {
     pub fn reset(&mut self) {
         self.evicted_before += self.evicted_now();
         self.whole = None;
-        self.observer = observer();
+        let bytes = self.table_bytes;
+        self.observer = observer(bytes);
         self.caps = Default::default();
-        self.tools = tools::State::new();
-        self.resources = resources::State::new();
-        self.tasks = tasks::State::default();
-        self.channel = apps::Channel::new();
+        self.tools = tools::State::new(bytes);
+        self.resources = resources::State::new(bytes);
+        self.tasks = tasks::State::new(bytes);
+        self.channel = apps::Channel::new(bytes);
     }
 
     /// Swaps the stream being checked with `other` (the legs of a bridge recording are two streams

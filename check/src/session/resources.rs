@@ -18,8 +18,8 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub fn new() -> State {
-        State { subscribed: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES), cursors: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES), seen_uris: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES) }
+    pub fn new(bytes: usize) -> State {
+        State { subscribed: Capped::new(SESSION_CAP, bytes), cursors: Capped::new(SESSION_CAP, bytes), seen_uris: Capped::new(SESSION_CAP, bytes) }
     }
 
     pub fn evicted(&self) -> u64 {

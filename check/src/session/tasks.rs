@@ -68,8 +68,9 @@ fn error_code(msg: &Msg) -> Option<i64> {
     msg.error?.get("code")?.as_i64()
 }
 
-#[derive(Default)]
 pub(crate) struct State {
+    /// The bytes each table may hold.
+    bytes: usize,
     tasks: Option<Capped<Text, Task>>,
     /// Requests answered with a task (their id as shown), for `notifications/cancelled`.
     creators: Option<Capped<Text, ()>>,
@@ -80,12 +81,16 @@ pub(crate) struct State {
 }
 
 impl State {
+    pub fn new(bytes: usize) -> State {
+        State { bytes, tasks: None, creators: None, listens: None, last_version: None }
+    }
+
     pub fn evicted(&self) -> u64 {
         self.tasks.as_ref().map_or(0, |t| t.evicted) + self.creators.as_ref().map_or(0, |t| t.evicted) + self.listens.as_ref().map_or(0, |t| t.evicted)
     }
 
     fn tasks(&mut self) -> &mut Capped<Text, Task> {
-        self.tasks.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES))
+        self.tasks.get_or_insert_with(|| Capped::new(SESSION_CAP, self.bytes))
     }
 
     pub(crate) fn observe(&mut self, msg: &Msg, whole: bool, sink: &mut Sink) {
@@ -142,7 +147,7 @@ impl State {
                 let asks = msg.param("notifications").and_then(|n| n.get("taskIds")).and_then(Node::as_array).is_some_and(|ids| !ids.is_empty());
                 if asks && !declared(msg.params) {
                     let id = msg.id.map_or_else(|| "null".to_string(), shown_node);
-                    self.listens.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES)).insert(Text::of(&id), ());
+                    self.listens.get_or_insert_with(|| Capped::new(SESSION_CAP, self.bytes)).insert(Text::of(&id), ());
                 }
             }
             _ => {}
@@ -194,7 +199,7 @@ impl State {
                 let task = Task { status: "".into(), origin, unlimited: false, keys: Vec::new(), created_at: Some(msg.line) };
                 // A task id that comes again is a new task: its state starts over.
                 self.tasks().insert(Text::of(id), task);
-                self.creators.get_or_insert_with(|| Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES)).insert(Text::of(&req.id), ());
+                self.creators.get_or_insert_with(|| Capped::new(SESSION_CAP, self.bytes)).insert(Text::of(&req.id), ());
             }
             self.state(result, &msg.pointer("/result"), None, sink);
             return;

@@ -42,8 +42,8 @@ impl Weigh for Compiled {
 }
 
 impl SchemaCache {
-    pub fn new() -> SchemaCache {
-        SchemaCache(Capped::new(SCHEMA_CACHE_CAP, crate::bounded::TABLE_BYTES))
+    pub fn new(bytes: usize) -> SchemaCache {
+        SchemaCache(Capped::new(SCHEMA_CACHE_CAP, bytes))
     }
 }
 
@@ -75,8 +75,8 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub fn new() -> State {
-        State { tools: Capped::new(SESSION_CAP, crate::bounded::TABLE_BYTES), listed: false }
+    pub fn new(bytes: usize) -> State {
+        State { tools: Capped::new(SESSION_CAP, bytes), listed: false }
     }
 
     pub fn evicted(&self) -> u64 {

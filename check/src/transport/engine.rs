@@ -14,15 +14,12 @@ use serde_json::Value;
 
 use super::{diag, rules};
 use super::{Headers, HttpLine, MsgAt, Part, Where};
+use crate::settings::Limits;
 use crate::vocab::{Diag, IdKey, PROTOCOL_META_KEY};
 use crate::versions::{version_index, LATEST, VERSIONS};
 
-/// Exchanges open at once; past it the oldest is forgotten (its end rules do not run).
-pub const OPEN_MAX: usize = 1024;
-/// Sessions remembered; past it the oldest is forgotten.
-pub const SESSIONS_MAX: usize = 256;
-/// SSE event ids remembered per session (as 64-bit digests); past it the oldest are forgotten.
-pub const EVENT_IDS_MAX: usize = 4096;
+// Exchanges open at once, sessions and SSE event ids per session (as 64-bit digests) remembered:
+// `Limits` (settings.rs); past each the oldest is forgotten (an exchange's end rules do not run).
 /// Request ids remembered per exchange (a 2025-03-26 batch may hold many).
 pub const IDS_MAX: usize = 256;
 /// 2024-11-05 endpoints remembered.
@@ -107,17 +104,19 @@ pub struct Transport {
     session_order: VecDeque<String>,
     /// Traffic without a session id (sessionless servers, 2026-07-28).
     pub(super) sessionless: Session,
-    endpoints: VecDeque<String>,
+    /// The announced endpoints' digests.
+    endpoints: VecDeque<u64>,
     /// The `x-mcp-header` marks of the tools listed so far (2026-07-28).
     tools: super::mirror::Tools,
-    /// Exchanges and sessions forgotten by the bounds.
+    /// Exchanges and sessions forgotten by the bounds, over every recording so far.
     pub forgotten: u64,
-    /// Digests of the unissued session ids reported (each once, at most [`SESSIONS_MAX`] remembered).
+    /// Digests of the unissued session ids reported (each once, at most `Limits::sessions` remembered).
     unissued_reported: std::collections::HashSet<u64>,
     /// The line being fed (set by the caller), kept with each exchange's request.
     pub line: u64,
     /// The version of an exchange nothing else names: `check --protocol V`'s, else the latest.
     fallback: &'static str,
+    limits: Limits,
 }
 
 pub(super) fn version_name(i: usize) -> &'static str {
@@ -146,7 +145,13 @@ pub(super) fn same_origin(origin: &str, host: &str) -> bool {
 impl Transport {
     /// `noun` names an exchange in findings: `exchange` for a recording, `entry` for a HAR.
     pub fn new(noun: &'static str) -> Transport {
-        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools: super::mirror::Tools::default(), forgotten: 0, unissued_reported: Default::default(), line: 0, fallback: LATEST }
+        Transport::with_limits(noun, Limits::default())
+    }
+
+    /// A transport whose state stays within `limits` (its exchanges, sessions, event ids and marks table).
+    pub fn with_limits(noun: &'static str, limits: Limits) -> Transport {
+        let tools = super::mirror::Tools::new(limits.table_bytes);
+        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools, forgotten: 0, unissued_reported: Default::default(), line: 0, fallback: LATEST, limits }
     }
 
     /// Exchanges that name no version (no negotiation, header or `_meta`) are held to `version`'s rules.
@@ -158,7 +163,7 @@ impl Transport {
     fn session_mut(&mut self, id: Option<&str>) -> &mut Session {
         let Some(id) = id else { return &mut self.sessionless };
         if !self.sessions.contains_key(id) {
-            if self.sessions.len() >= SESSIONS_MAX {
+            if self.sessions.len() >= self.limits.sessions {
                 if let Some(old) = self.session_order.pop_front() {
                     self.sessions.remove(&old);
                     self.forgotten += 1;
@@ -214,7 +219,7 @@ impl Transport {
     }
 
     fn request(&mut self, x: u64, method: &str, path: &str, query: Option<&str>, headers: &Headers) -> Where {
-        if self.open.len() >= OPEN_MAX && !self.open.contains_key(&x) {
+        if self.open.len() >= self.limits.open_exchanges && !self.open.contains_key(&x) {
             self.open.pop_first();
             self.forgotten += 1;
         }
@@ -229,7 +234,7 @@ impl Transport {
             Some(s) if !issued && !got_404 => {
                 let d = digest(s);
                 let new = !self.unissued_reported.contains(&d);
-                if new && self.unissued_reported.len() < SESSIONS_MAX {
+                if new && self.unissued_reported.len() < self.limits.sessions {
                     self.unissued_reported.insert(d);
                 }
                 new
@@ -242,13 +247,15 @@ impl Transport {
             Some(q) => format!("{path}?{q}"),
             None => path.to_string(),
         };
-        let legacy = method == "POST" && self.endpoints.contains(&uri);
+        let legacy = method == "POST" && self.endpoints.contains(&digest(&uri));
         let off_endpoint = method == "POST" && !legacy && sid.is_none() && !self.endpoints.is_empty();
-        let at = Where { noun: self.noun, x, line: self.line, method: Some(method.to_string()), path: Some(path.to_string()), status: None, session_id: sid.clone(), protocol_version: headers.protocol_version.clone() };
+        // Kept cut, as the headers are: a peer's long request line costs no more than a header.
+        let (method, path) = (super::cut(method.to_string()), super::cut(path.to_string()));
+        let at = Where { noun: self.noun, x, line: self.line, method: Some(method.clone()), path: Some(path.clone()), status: None, session_id: sid.clone(), protocol_version: headers.protocol_version.clone() };
         let ex = Exchange {
             at: at.clone(),
-            method: method.to_string(),
-            path: path.to_string(),
+            method,
+            path,
             req: headers.clone(),
             version: negotiated.or(header).unwrap_or(self.fallback),
             negotiated,
@@ -437,7 +444,7 @@ impl Transport {
                     if self.endpoints.len() >= ENDPOINTS_MAX {
                         self.endpoints.pop_front();
                     }
-                    self.endpoints.push_back(uri);
+                    self.endpoints.push_back(digest(&uri));
                 }
             } else {
                 diags.push(diag(&rules::SSE_ENDPOINT_FIRST, "", format!("the `endpoint` event is event {index} of the stream, not the first")));
@@ -469,13 +476,14 @@ impl Transport {
                 Some((r, _)) if v_rule => diags.push(diag(&rules::EVENT_ID_UNIQUE, "", format!("event id {shown} was first sent on the stream of {noun} {r}"))),
                 _ => {}
             }
+            let max = self.limits.event_ids;
             let s = self.session_mut(sid.as_deref());
             let entry = s.events.entry(d).or_insert((root, x));
             entry.1 = x;
             if s.order.back() != Some(&d) {
                 s.order.push_back(d);
             }
-            while s.order.len() > EVENT_IDS_MAX {
+            while s.order.len() > max {
                 if let Some(old) = s.order.pop_front() {
                     s.events.remove(&old);
                 }
@@ -493,9 +501,11 @@ impl Transport {
         out
     }
 
-    /// Forgets everything (a new recording).
+    /// Forgets everything (a new recording) but its limits and the count of what they made it forget.
     pub fn reset(&mut self) {
-        *self = Transport::new(self.noun).with_fallback(self.fallback);
+        let forgotten = self.forgotten;
+        *self = Transport::with_limits(self.noun, self.limits).with_fallback(self.fallback);
+        self.forgotten = forgotten;
     }
 }
 

@@ -38,11 +38,16 @@ pub struct Tools {
 
 impl Default for Tools {
     fn default() -> Tools {
-        Tools { marks: Capped::new(TOOLS_MAX, crate::bounded::TABLE_BYTES) }
+        Tools::new(crate::bounded::TABLE_BYTES)
     }
 }
 
 impl Tools {
+    /// The marks of at most [`TOOLS_MAX`] tools in at most `bytes`.
+    pub fn new(bytes: usize) -> Tools {
+        Tools { marks: Capped::new(TOOLS_MAX, bytes) }
+    }
+
     /// Learns the marks of a `tools/list` result's tools; returns what is wrong with them.
     pub fn learn(&mut self, result: Node<'_>, diags: &mut Vec<Diag>) {
         let Some(tools) = result.get("tools").and_then(Node::as_array) else { return };
