@@ -1,139 +1,115 @@
-//! The project's checker behind the seam: [`McpChecks`] makes one `mcp_spec_check` checker per
-//! stream and feeds it the exchanges as a recording's lines describe them (cli/README.md,
-//! "Recording with HTTP context"), so every rule `mcp-schema check` applies to a recording with
-//! HTTP context applies here: the message rules of each version, the session rules, and the
-//! transport rules (2026-07-28's headers mirrored from the body among them).
+//! The project's checker behind the seam: [`McpChecks`] makes one `mcp_spec_check` [`Checker`] per
+//! stream, within the layer's per-session bytes ([`CheckLimits::within`]), and feeds it each
+//! exchange as it happens ([`Checker::http`], [`Checker::message_at`]): every rule `mcp-schema
+//! check` applies to a recording with HTTP context applies here, the message rules of each
+//! version, the session rules, and the transport rules (2026-07-28's headers mirrored from the body
+//! among them).
 
 use http::{HeaderMap, StatusCode};
 use mcp_spec_check::check::{Checker, Outcome};
-use mcp_spec_check::settings::Settings;
-use mcp_spec_check::transport::Headers;
+use mcp_spec_check::settings::{Limits as CheckLimits, Protocol, Settings};
+use mcp_spec_check::transport::{Headers, HttpLine, MsgAt, Part};
+use mcp_spec_check::versions::version_index;
 use mcp_spec_types::tree::Node;
-use serde_json::{json, Map, Value};
 
+use crate::config::Limits;
 use crate::inspect::{Checks, Direction, Event, Finding, RequestHead, Stream};
 
+/// The first version whose requests carry their version in `_meta` (the checker reads it there).
+const PER_REQUEST_VERSION: &str = "2026-07-28";
+
 /// Checks with `mcp_spec_check`'s checker, as `settings` say (the defaults: the version each
-/// session negotiates, no extension, warnings as warnings).
+/// session negotiates, no extension, warnings as warnings). Its `limits` are the layer's:
+/// [`Limits::session_bytes`] per stream.
 #[derive(Debug, Clone, Default)]
 pub struct McpChecks {
     pub settings: Settings,
 }
 
 impl Checks for McpChecks {
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::new(McpStream { checker: Checker::new(&self.settings), line: 0 })
+    fn stream(&self, limits: &Limits, version: Option<&str>) -> Box<dyn Stream> {
+        let mut settings = Settings { limits: CheckLimits::within(limits.session_bytes), ..self.settings.clone() };
+        // A stream of one exchange sees no `initialize`: an earlier version its header names is
+        // the one to check it as (2026-07-28's requests name theirs in `_meta`).
+        if let (Protocol::Auto, Some(v)) = (settings.protocol, version.filter(|v| v.starts_with(|c: char| c.is_ascii_digit()) && *v < PER_REQUEST_VERSION)) {
+            if let Some(i) = version_index(v) {
+                settings.protocol = Protocol::Fixed(i);
+            }
+        }
+        let weight = settings.limits.worst_case();
+        Box::new(McpStream { checker: Checker::new(settings), line: 0, weight })
     }
 }
 
-/// One checker and the number of the last line it was fed.
+/// One checker, the number of the last line it was fed, and the most its state can hold.
 pub struct McpStream {
     checker: Checker,
     line: u64,
+    weight: usize,
 }
 
 impl McpStream {
-    fn feed(&mut self, line: &[u8], strip: &str) -> Vec<Finding> {
+    fn next_line(&mut self) -> u64 {
         self.line += 1;
-        self.checker.check_line(line, self.line).map_or_else(Vec::new, |out| findings(out, strip))
+        self.line
     }
 
-    fn http(&mut self, o: Value) -> Vec<Finding> {
-        self.feed(json!({ "http": o }).to_string().as_bytes(), "")
+    fn http(&mut self, l: HttpLine) -> Vec<Finding> {
+        let n = self.next_line();
+        findings(self.checker.http(&l, n))
     }
 }
 
-/// The outcome's findings, their pointers made relative to the message (`strip`: the wrapper's `/msg`).
-fn findings(out: Outcome, strip: &str) -> Vec<Finding> {
-    out.diags
-        .into_iter()
-        .map(|d| {
-            let pointer = match d.pointer.strip_prefix(strip) {
-                Some(p) if !strip.is_empty() => p.to_string(),
-                _ => d.pointer,
-            };
-            Finding { rule: d.rule, severity: d.severity, pointer, message: d.message }
-        })
-        .collect()
+fn findings(out: Outcome) -> Vec<Finding> {
+    out.diags.into_iter().map(|d| Finding { rule: d.rule, severity: d.severity, pointer: d.pointer, message: d.message }).collect()
 }
 
-/// The headers the transport rules read (no other: `authorization`, `cookie` stay out).
-fn kept(headers: &HeaderMap) -> Map<String, Value> {
-    let mut out = Map::new();
-    for (name, value) in headers {
-        let name = name.as_str();
-        if Headers::default().slot(name).is_none() && !name.starts_with("mcp-param-") {
-            continue;
-        }
-        let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
-        match out.get_mut(name) {
-            Some(Value::String(s)) => {
-                s.push_str(", ");
-                s.push_str(&value);
-            }
-            _ => {
-                out.insert(name.to_string(), Value::String(value));
-            }
-        }
+/// The headers as the transport rules keep them (the rest are dropped by [`Headers::add`]).
+fn headers(map: &HeaderMap) -> Headers {
+    let mut h = Headers::default();
+    for (name, value) in map {
+        h.add(name.as_str(), &String::from_utf8_lossy(value.as_bytes()));
     }
-    out
+    h
 }
 
 impl Stream for McpStream {
     fn request(&mut self, x: u64, head: RequestHead<'_>) -> Vec<Finding> {
-        let mut o = json!({"x": x, "at": "request", "method": head.method.as_str(), "path": head.uri.path(), "headers": kept(head.headers)});
-        if let Some(q) = head.uri.query() {
-            o["query"] = json!(q);
-        }
-        self.http(o)
+        let (method, path, query) = (head.method.as_str().to_string(), head.uri.path().to_string(), head.uri.query().map(str::to_string));
+        self.http(HttpLine::Request { x, method, path, query, headers: headers(head.headers) })
     }
 
     fn message(&mut self, x: u64, dir: Direction, body: Node<'_>, event: Option<Event<'_>>) -> Vec<Finding> {
-        let (name, part) = match dir {
-            Direction::ClientToServer => ("c2s", "request"),
-            Direction::ServerToClient => ("s2c", "response"),
+        let (dir, part) = match dir {
+            Direction::ClientToServer => (mcp_spec_check::check::Direction::ClientToServer, Part::Request),
+            Direction::ServerToClient => (mcp_spec_check::check::Direction::ServerToClient, Part::Response),
         };
-        let mut http = json!({"x": x, "part": part});
-        if let Some(e) = event {
-            http["event"] = json!(e.index);
-            if let Some(id) = e.id {
-                http["eventId"] = json!(id);
-            }
-        }
-        let text = body.json_text();
-        let mut line = String::with_capacity(text.len() + 96);
-        line.push_str("{\"dir\":\"");
-        line.push_str(name);
-        line.push_str("\",\"msg\":");
-        line.push_str(text);
-        line.push_str(",\"http\":");
-        line.push_str(&http.to_string());
-        line.push('}');
-        self.feed(line.as_bytes(), "/msg")
+        let at = MsgAt { x, part, event: event.map(|e| e.index), event_id: event.and_then(|e| e.id.map(str::to_string)) };
+        let n = self.next_line();
+        findings(self.checker.message_at(dir, body, &at, n))
     }
 
-    fn response(&mut self, x: u64, status: StatusCode, headers: &HeaderMap) -> Vec<Finding> {
-        self.http(json!({"x": x, "at": "response", "status": status.as_u16(), "headers": kept(headers)}))
+    fn response(&mut self, x: u64, status: StatusCode, map: &HeaderMap) -> Vec<Finding> {
+        self.http(HttpLine::Response { x, status: status.as_u16(), headers: headers(map) })
     }
 
     fn event(&mut self, x: u64, e: Event<'_>) -> Vec<Finding> {
-        let mut o = json!({"x": x, "at": "event", "event": e.index});
-        if let Some(id) = e.id {
-            o["eventId"] = json!(id);
-        }
-        if let Some(k) = e.kind {
-            o["type"] = json!(k);
-        }
-        if !e.data.is_empty() {
-            o["data"] = json!(e.data);
-        }
-        if let Some(r) = e.retry {
-            o["retry"] = json!(r);
-        }
-        self.http(o)
+        let data = Some(e.data.to_string()).filter(|d| !d.is_empty());
+        self.http(HttpLine::Event { x, event: e.index, event_id: e.id.map(str::to_string), kind: e.kind.map(str::to_string), data, retry: e.retry })
     }
 
     fn end(&mut self, x: u64, bytes: u64, complete: bool) -> Vec<Finding> {
-        self.http(json!({"x": x, "at": "end", "bytes": bytes, "complete": complete}))
+        let error = (!complete).then(|| "the body stopped before its end".to_string());
+        self.http(HttpLine::End { x, bytes: Some(bytes), complete, error })
+    }
+
+    fn finish(&mut self) -> Vec<Finding> {
+        let mut out: Vec<Finding> = self.checker.finish_transport().into_iter().flat_map(findings).collect();
+        out.extend(self.checker.finish_stream().outcomes.into_iter().flat_map(findings));
+        out
+    }
+
+    fn weight(&self) -> usize {
+        self.weight
     }
 }

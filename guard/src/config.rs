@@ -38,16 +38,20 @@ pub struct Limits {
     pub max_message: usize,
     /// Sessions (`Mcp-Session-Id`) checked apart; past this the least recently used one is dropped.
     pub sessions: usize,
-    /// Most bytes one session's checker may hold; past this its state is reset (counted).
+    /// Most bytes one session's checker may hold (the checker's tables are sized to stay within
+    /// it; a stream that weighs more anyway is reset, counted). A stream of one exchange without a
+    /// session gets the same.
     pub session_bytes: usize,
-    /// Most bytes all sessions' checkers may hold together; past this the least recently used
-    /// sessions are dropped.
+    /// Most bytes all sessions' checkers may hold together, as they weigh themselves (the
+    /// project's checker: the most it can hold); past this the least recently used sessions are
+    /// dropped.
     pub total_bytes: usize,
 }
 
 impl Default for Limits {
+    /// 4 MiB bodies and messages; 256 sessions of at most 4 MiB each, 1 GiB in all.
     fn default() -> Self {
-        Limits { max_body: 4 << 20, max_message: 4 << 20, sessions: 1024, session_bytes: 8 << 20, total_bytes: 256 << 20 }
+        Limits { max_body: 4 << 20, max_message: 4 << 20, sessions: 256, session_bytes: 4 << 20, total_bytes: 1 << 30 }
     }
 }
 

@@ -6,6 +6,8 @@ use http::{HeaderMap, Method, StatusCode, Uri};
 use mcp_spec_types::tree::Node;
 use mcp_spec_types::validate::Severity;
 
+use crate::config::Limits;
+
 /// Which way a message travelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -72,13 +74,21 @@ pub trait Stream: Send {
         Vec::new()
     }
 
-    /// The bytes the stream holds now (what the session limits weigh).
+    /// The stream is over (its session ended, or its one exchange): what only the end shows.
+    fn finish(&mut self) -> Vec<Finding> {
+        Vec::new()
+    }
+
+    /// The bytes the stream holds now, or the most it can hold (what the session limits weigh).
     fn weight(&self) -> usize {
         0
     }
 }
 
-/// What makes streams: one per session, one per request without a session.
+/// What makes streams: one per session, one per exchange without a session.
 pub trait Checks: Send + Sync + 'static {
-    fn stream(&self) -> Box<dyn Stream>;
+    /// A stream within `limits.session_bytes`; `version`: the one the `MCP-Protocol-Version` header
+    /// of its exchange's request names, for a stream of one exchange (else `None`: the stream
+    /// learns it).
+    fn stream(&self, limits: &Limits, version: Option<&str>) -> Box<dyn Stream>;
 }

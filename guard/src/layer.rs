@@ -20,7 +20,7 @@ use crate::body::{Forward, GuardBody};
 use crate::config::{Config, Mode};
 use crate::inspect::{Checks, Direction, Finding, RequestHead};
 use crate::sessions::{Sessions, StreamRef};
-use crate::shared::Shared;
+use crate::shared::{Owner, Shared};
 use crate::tap::{At, Tap};
 use crate::telemetry::{record_error, record_request, request_span, Stats};
 
@@ -112,53 +112,62 @@ where
     let (parts, body) = request.into_parts();
     let span = request_span(&parts.method, &parts.headers);
     let session = session_of(&parts.headers);
+    let version = parts.headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
     let head = RequestHead { method: &parts.method, uri: &parts.uri, headers: &parts.headers };
-    let (forward, stream, adopt) = if parts.method == Method::POST {
+    let (forward, stream, owner) = if parts.method == Method::POST {
         let read = Forward::read(body, shared.config.limits.max_body).await;
-        let (stream, adopt, verdict) = match &read.whole {
+        let (stream, owner, verdict) = match &read.whole {
             Some(bytes) => check_request(&shared, x, head, session.as_deref(), bytes, &span),
             None => {
-                let (stream, adopt) = shared.stream_for(session.as_deref(), None);
+                let (stream, owner) = shared.stream_for(session.as_deref(), None, version);
                 let verdict = too_long(&shared, read.too_long, &span);
-                (stream, adopt, verdict)
+                (stream, owner, verdict)
             }
         };
         if let Verdict::Answer(status, body) = verdict {
             return Ok(answer(status, body));
         }
-        (read.forward, stream, adopt)
+        (read.forward, stream, owner)
     } else {
         // GET (the session's stream) and DELETE pass; their heads are checked.
-        let (stream, _) = shared.stream_for(session.as_deref(), None);
+        let (stream, owner) = shared.stream_for(session.as_deref(), None, version);
         let _ = shared.check(&stream, session.as_deref(), Direction::ClientToServer, &span, |s| s.request(x, head));
-        (Forward::pass(body), stream, false)
+        (Forward::pass(body), stream, owner)
     };
     let method = parts.method.clone();
     let response = inner.call(Request::from_parts(parts, forward)).await?;
     let (parts, body) = response.into_parts();
     let _ = shared.check(&stream, session.as_deref(), Direction::ServerToClient, &span, |s| s.response(x, parts.status, &parts.headers));
     let assigned = session_of(&parts.headers);
-    // A failed `initialize` starts nothing.
-    if adopt && parts.status.is_success() {
-        shared.dropped(shared.sessions.adopt(assigned.as_deref(), stream.clone()));
-    }
+    let own = match (owner, &assigned) {
+        (Owner::Session, _) => false,
+        // An `initialize` answered with a session id starts that session; a failed one starts nothing.
+        (Owner::Initialize, Some(id)) if parts.status.is_success() => {
+            shared.dropped(shared.sessions.adopt(id, stream.clone()));
+            false
+        }
+        _ => true,
+    };
     if method == Method::DELETE && parts.status.is_success() {
         if let Some(id) = &session {
+            let _ = shared.check(&stream, None, Direction::ServerToClient, &span, |s| s.finish());
             shared.sessions.end(id);
         }
     }
     let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-    let at = At { stream, session: session.or(assigned), x, span, start: (method == Method::POST).then_some(start) };
+    let session = if own { None } else { session.or(assigned) };
+    let at = At { stream, session, own, x, span, start: (method == Method::POST).then_some(start) };
     let tap = Tap::new(shared.clone(), at, content_type);
-    Ok(Response::from_parts(parts, GuardBody::service(body, tap)))
+    Ok(Response::from_parts(parts, GuardBody::service(body, Some(tap))))
 }
 
 /// Checks a POST's head and body; picks its stream.
-fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option<&str>, bytes: &[u8], span: &Span) -> (StreamRef, bool, Verdict) {
+fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option<&str>, bytes: &[u8], span: &Span) -> (StreamRef, Owner, Verdict) {
     let doc = Doc::parse_slice(bytes);
     let body = doc.as_ref().ok().map(Doc::root);
     let not_json = doc.as_ref().err().map(|e| format!("not JSON: {e}"));
-    let (stream, adopt) = shared.stream_for(session, body);
+    let version = head.headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
+    let (stream, owner) = shared.stream_for(session, body, version);
     if let Some(b) = body {
         record_request(span, b);
         shared.stats.messages(Direction::ClientToServer, b);
@@ -194,7 +203,7 @@ fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option
             Verdict::Answer(status, answer)
         }
     };
-    (stream, adopt, verdict)
+    (stream, owner, verdict)
 }
 
 /// A body past the limit, or one that failed: unchecked; 413 in enforce mode.

@@ -14,6 +14,24 @@
 //!
 //! The checks come through [`Checks`] ([`inspect`]), one [`Stream`] of them per session;
 //! [`McpChecks`] is the project's checker (`mcp-spec-check`, what `mcp-schema check` runs).
+//!
+//! In front of the engine's server (any `tower_service::Service<http::Request<_>>` answering
+//! `http::Response<_>` works the same: rmcp's `StreamableHttpService`, an axum router):
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! use mcp_spec_engine::http::server::McpService;
+//! use mcp_spec_engine::ServerInfo;
+//! use mcp_spec_guard::{Config, GuardLayer, Level, McpChecks};
+//! use tower_layer::Layer;
+//!
+//! let info = ServerInfo::new("demo", "0.1.0").capabilities(&serde_json::json!({"tools": {}})).unwrap();
+//! let service = McpService::new(info, |_request: mcp_spec_engine::Request, _cx| async move { None::<Result<serde_json::Value, _>> });
+//! let guard = GuardLayer::new(Config::enforce().rule("format.uri", Level::Report), McpChecks::default());
+//! let guarded = guard.layer(service); // serve it with hyper, or mount it in axum
+//! # let _ = guarded; Ok(())
+//! # }
+//! ```
 
 #![forbid(unsafe_code)]
 

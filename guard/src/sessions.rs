@@ -1,10 +1,13 @@
 //! The streams of checks by `Mcp-Session-Id`: at most [`Limits::sessions`], the least recently
 //! used dropped first, and their weight bounded per session and in total.
 //!
-//! Requests without a session id share one stream (a legacy server that assigns no ids, or
-//! 2026-07-28's requests, which carry their version in `_meta`), except `initialize`: it starts a
-//! stream of its own, which the answer's `Mcp-Session-Id` names ([`Sessions::adopt`]), so the
-//! session's later messages are checked after their `initialize`.
+//! A request without a session id is checked on a stream of its own exchange
+//! ([`Sessions::fresh`]): requests of different clients are independent (2026-07-28's carry their
+//! version in `_meta`; a legacy server may assign no ids), so one client's ids are never taken for
+//! another's reused ones. What a stream learns across exchanges is then lost for them: the tools'
+//! `x-mcp-header` marks from a `tools/list` (so `Mcp-Param-*` headers go unchecked) and their
+//! schemas. An `initialize`'s stream becomes the session its answer's `Mcp-Session-Id` names
+//! ([`Sessions::adopt`]), so the session's later messages are checked after their `initialize`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -31,7 +34,6 @@ struct Table {
     order: BTreeMap<u64, String>,
     tick: u64,
     total: usize,
-    stateless: StreamRef,
 }
 
 /// What a call to the table dropped, for the counters.
@@ -51,8 +53,7 @@ pub struct Sessions {
 
 impl Sessions {
     pub fn new(checks: Arc<dyn Checks>, limits: Limits) -> Sessions {
-        let stateless = Arc::new(Mutex::new(checks.stream()));
-        let table = Table { by_id: HashMap::new(), order: BTreeMap::new(), tick: 0, total: 0, stateless };
+        let table = Table { by_id: HashMap::new(), order: BTreeMap::new(), tick: 0, total: 0 };
         Sessions { checks, limits, table: Mutex::new(table) }
     }
 
@@ -60,19 +61,14 @@ impl Sessions {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A stream that has seen nothing.
-    pub fn new_stream(&self) -> Box<dyn Stream> {
-        self.checks.stream()
+    /// A stream that has seen nothing; `version`: the one its exchange's request names.
+    pub fn new_stream(&self, version: Option<&str>) -> Box<dyn Stream> {
+        self.checks.stream(&self.limits, version)
     }
 
-    /// A fresh stream, in no table (an `initialize` without a session).
-    pub fn fresh(&self) -> StreamRef {
-        Arc::new(Mutex::new(self.checks.stream()))
-    }
-
-    /// The stream of requests without a session.
-    pub fn stateless(&self) -> StreamRef {
-        self.table().stateless.clone()
+    /// A stream in no table, for one exchange without a session (or an `initialize`'s).
+    pub fn fresh(&self, version: Option<&str>) -> StreamRef {
+        Arc::new(Mutex::new(self.new_stream(version)))
     }
 
     /// Session `id`'s stream, made if it is new.
@@ -81,25 +77,16 @@ impl Sessions {
         if let Some(s) = t.touch(id) {
             return (s, Dropped::default());
         }
-        let stream = self.fresh();
+        let stream = self.fresh(None);
         let dropped = self.insert(&mut t, id, stream.clone());
         (stream, dropped)
     }
 
-    /// Names `stream` session `id` (the answer to an `initialize` assigned it); without an id it
-    /// becomes the stream of requests without a session.
-    pub fn adopt(&self, id: Option<&str>, stream: StreamRef) -> Dropped {
+    /// Names `stream` session `id` (the answer to an `initialize` assigned it).
+    pub fn adopt(&self, id: &str, stream: StreamRef) -> Dropped {
         let mut t = self.table();
-        match id {
-            Some(id) => {
-                t.remove(id);
-                self.insert(&mut t, id, stream)
-            }
-            None => {
-                t.stateless = stream;
-                Dropped::default()
-            }
-        }
+        t.remove(id);
+        self.insert(&mut t, id, stream)
     }
 
     /// Session `id` is over (a DELETE was accepted).
@@ -113,15 +100,19 @@ impl Sessions {
         (t.by_id.len(), t.total)
     }
 
-    /// Weighs session `id`'s stream after a check: one past [`Limits::session_bytes`] is reset,
-    /// and sessions are dropped, least recently used first, while all pass [`Limits::total_bytes`].
+    /// Weighs session `id`'s stream after a check: one past [`Limits::session_bytes`] is reset
+    /// (when a fresh one weighs less), and sessions are dropped, least recently used first, while
+    /// all pass [`Limits::total_bytes`].
     pub fn weigh(&self, id: &str, stream: &StreamRef) -> Dropped {
         let mut weight = lock(stream).weight();
         let mut dropped = Dropped::default();
         if weight > self.limits.session_bytes {
-            *lock(stream) = self.checks.stream();
-            weight = lock(stream).weight();
-            dropped.reset += 1;
+            let fresh = self.new_stream(None);
+            if fresh.weight() < weight {
+                weight = fresh.weight();
+                *lock(stream) = fresh;
+                dropped.reset += 1;
+            }
         }
         let mut t = self.table();
         let Some(e) = t.by_id.get_mut(id) else { return dropped };
@@ -202,7 +193,7 @@ mod tests {
     struct MakeHeavy;
 
     impl Checks for MakeHeavy {
-        fn stream(&self) -> Box<dyn Stream> {
+        fn stream(&self, _: &Limits, _: Option<&str>) -> Box<dyn Stream> {
             Box::new(Heavy(0))
         }
     }
@@ -257,14 +248,11 @@ mod tests {
     #[test]
     fn an_initialize_stream_is_adopted_and_a_session_ends() {
         let t = Sessions::new(Arc::new(MakeHeavy), Limits::default());
-        let s = t.fresh();
+        let s = t.fresh(None);
         feed(&s, 10);
-        t.adopt(Some("abc"), s.clone());
+        t.adopt("abc", s.clone());
         assert!(Arc::ptr_eq(&t.session("abc").0, &s));
         t.end("abc");
         assert!(!Arc::ptr_eq(&t.session("abc").0, &s));
-        let s2 = t.fresh();
-        t.adopt(None, s2.clone());
-        assert!(Arc::ptr_eq(&t.stateless(), &s2));
     }
 }

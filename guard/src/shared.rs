@@ -40,7 +40,7 @@ impl Shared {
             let mut s = lock(stream);
             let r = catch_unwind(AssertUnwindSafe(|| f(&mut **s)));
             if r.is_err() {
-                *s = self.sessions.new_stream();
+                *s = self.sessions.new_stream(None);
             }
             r
         };
@@ -77,17 +77,27 @@ impl Shared {
         Stats::add(&self.stats.reset, d.reset);
     }
 
-    /// The stream a request is checked on: its session's; without one, its own for an
-    /// `initialize` (`true`: adopt it by the answer's session id), else the shared one.
-    pub fn stream_for(&self, session: Option<&str>, body: Option<Node<'_>>) -> (StreamRef, bool) {
+    /// The stream a request is checked on: its session's; without one, one of its own exchange
+    /// (`version`: what its `MCP-Protocol-Version` header names), an `initialize`'s to be adopted by
+    /// the session its answer names.
+    pub fn stream_for(&self, session: Option<&str>, body: Option<Node<'_>>, version: Option<&str>) -> (StreamRef, Owner) {
         if let Some(id) = session {
             let (s, d) = self.sessions.session(id);
             self.dropped(d);
-            return (s, false);
+            return (s, Owner::Session);
         }
-        if body.and_then(|b| b.get("method")).and_then(Node::as_str) == Some("initialize") {
-            return (self.sessions.fresh(), true);
-        }
-        (self.sessions.stateless(), false)
+        let initialize = body.and_then(|b| b.get("method")).and_then(Node::as_str) == Some("initialize");
+        (self.sessions.fresh(version), if initialize { Owner::Initialize } else { Owner::Exchange })
     }
+}
+
+/// Whose a request's stream is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// Its session's (`Mcp-Session-Id`).
+    Session,
+    /// An `initialize`'s without a session: the session its answer names takes it.
+    Initialize,
+    /// Its exchange's alone: it ends with the response.
+    Exchange,
 }

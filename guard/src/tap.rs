@@ -23,12 +23,16 @@ enum Split {
     Json { buf: Vec<u8>, over: bool },
     /// An event stream, split as it arrives (the checker's parser: its line and data capped).
     Sse { parser: SseParser, events: u64 },
+    /// A body that carries no message (a 202's, a plain-text error's): only its end is told.
+    Other,
 }
 
 pub struct Tap {
     shared: Arc<Shared>,
     stream: StreamRef,
     session: Option<String>,
+    /// The stream is this exchange's alone: it is finished with the response.
+    own: bool,
     x: u64,
     span: Span,
     /// When the request came (for `mcp.server.operation.duration`); `None` for a GET's stream.
@@ -43,28 +47,32 @@ pub struct Tap {
 /// Where a response is checked: its stream, session, exchange and span.
 pub struct At {
     pub stream: StreamRef,
+    /// The session weighed after each check (none for a stream of one exchange).
     pub session: Option<String>,
+    pub own: bool,
     pub x: u64,
     pub span: Span,
     pub start: Option<Instant>,
 }
 
 impl Tap {
-    /// A tap for a response of `content_type`; `None` for one that carries no message.
-    pub fn new(shared: Arc<Shared>, at: At, content_type: Option<&str>) -> Option<Tap> {
+    /// A tap for a response of `content_type`.
+    pub fn new(shared: Arc<Shared>, at: At, content_type: Option<&str>) -> Tap {
         let essence = content_type.map(|c| c.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
         let split = match essence.as_deref() {
             Some("application/json") => Split::Json { buf: Vec::new(), over: false },
             Some("text/event-stream") => Split::Sse { parser: SseParser::new(shared.config.limits.max_message), events: 0 },
-            _ => return None,
+            _ => Split::Other,
         };
-        Some(Tap { shared, stream: at.stream, session: at.session, x: at.x, span: at.span, start: at.start, split, taken: Vec::new(), bytes: 0, ended: false, done: false })
+        Tap { shared, stream: at.stream, session: at.session, own: at.own, x: at.x, span: at.span, start: at.start, split, taken: Vec::new(), bytes: 0, ended: false, done: false }
     }
 
     /// A frame handed on: kept (a reference, not a copy) until [`Tap::check_taken`].
     pub fn take(&mut self, data: &Bytes) {
         self.bytes += data.len() as u64;
-        self.taken.push(data.clone());
+        if !matches!(self.split, Split::Other) {
+            self.taken.push(data.clone());
+        }
     }
 
     /// The service's body said its last frame has gone.
@@ -83,6 +91,7 @@ impl Tap {
             let mut dispatched = Vec::new();
             match &mut self.split {
                 Split::Sse { parser, .. } => parser.push(&chunk, |e| dispatched.push(e)),
+                Split::Other => {}
                 Split::Json { buf, over } => {
                     if !*over && buf.len() + chunk.len() <= max {
                         buf.extend_from_slice(&chunk);
@@ -129,9 +138,17 @@ impl Tap {
             Split::Sse { mut parser, .. } => {
                 parser.finish();
             }
+            Split::Other => {}
         }
         let (x, bytes) = (self.x, self.bytes);
-        self.report(|s| s.end(x, bytes, complete));
+        let own = self.own;
+        self.report(|s| {
+            let mut found = s.end(x, bytes, complete);
+            if own {
+                found.extend(s.finish());
+            }
+            found
+        });
         if let Some(start) = self.start {
             self.shared.stats.operation(start.elapsed());
         }

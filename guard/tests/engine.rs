@@ -121,7 +121,8 @@ fn hostile(name: &'static str, body: impl Into<String>, headers: Vec<(&'static s
 }
 
 /// The hostile requests: in session `s` (2025-11-25) after its `tools/list` (id 1), or without a
-/// session in 2026-07-28 after a `tools/list` there.
+/// session in 2026-07-28. (A 2026-07-28 `Mcp-Param-*` header is checked against the marks of a
+/// `tools/list` on the same stream; without a session each exchange has its own, so it is not.)
 fn hostiles(s: &str) -> Vec<Hostile> {
     let h = || vec![("mcp-session-id", s.to_string()), ("mcp-protocol-version", V.to_string())];
     let h26 = |method: &str| vec![("mcp-protocol-version", V26.to_string()), ("mcp-method", method.to_string())];
@@ -130,6 +131,7 @@ fn hostiles(s: &str) -> Vec<Hostile> {
     vec![
         hostile("a body that is not JSON", "{\"jsonrpc\":", h(), ("json", "", -32700, 400, Value::Null)),
         hostile("nesting 200 levels deep", deep, h(), ("json", "", -32700, 400, Value::Null)),
+        hostile("no jsonrpc member", r#"{"id":4,"method":"ping"}"#, h(), ("jsonrpc.version", "", -32600, 200, json!(4))),
         hostile("jsonrpc 1.0", r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#, h(), ("jsonrpc.version", "/jsonrpc", -32600, 200, json!(5))),
         hostile("a null id", r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, h(), ("jsonrpc.id", "/id", -32600, 400, Value::Null)),
         hostile("a fractional id", r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, h(), ("jsonrpc.id", "/id", -32600, 400, Value::Null)),
@@ -144,11 +146,13 @@ fn hostiles(s: &str) -> Vec<Hostile> {
         hostile("a log level not in the enum", r#"{"jsonrpc":"2.0","id":14,"method":"logging/setLevel","params":{"level":"loud"}}"#, h(), ("enum", "/params/level", -32602, 200, json!(14))),
         hostile("a progress token that is an object", r#"{"jsonrpc":"2.0","id":15,"method":"tools/list","params":{"_meta":{"progressToken":{}}}}"#, h(), ("type", "/params/_meta/progressToken", -32602, 200, json!(15))),
         hostile("a request id used before in the session", r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, h(), ("stream.id-reused", "/id", -32600, 200, json!(1))),
+        hostile("a server's request sent by the client", r#"{"jsonrpc":"2.0","id":51,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}"#, h(), ("unknown-variant", "/method", -32600, 200, json!(51))),
+        hostile("a capability the server did not declare", r#"{"jsonrpc":"2.0","id":54,"method":"resources/subscribe","params":{"uri":"file:///x"}}"#, h(), ("session.capabilities.server", "/method", -32600, 200, json!(54))),
+        hostile("progress for a token no request gave", r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"nobody","progress":1}}"#, h(), ("session.progress.token", "/params/progressToken", -32602, 400, Value::Null)),
         hostile("initialize without clientInfo", r#"{"jsonrpc":"2.0","id":17,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#, vec![], ("required", "/params", -32602, 400, json!(17))),
         hostile("cancelling initialize", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}"#, h(), ("session.cancel.initialize", "/params/requestId", -32602, 400, Value::Null)),
         hostile("2026-07-28: Mcp-Method not the body's", json!({"jsonrpc": "2.0", "id": 20, "method": "tools/list", "params": {"_meta": meta26()}}).to_string(), h26("prompts/list"), ("transport.mcp-method-header", "/method", -32020, 400, json!(20))),
         hostile("2026-07-28: tools/call without Mcp-Name", call26(21, "echo", json!({})), h26("tools/call"), ("transport.mcp-name-header", "/params/name", -32020, 400, json!(21))),
-        hostile("2026-07-28: Mcp-Param-Unit not the argument", call26(23, "convert", json!({"value": 1, "from": "feet", "to": "meters"})), [h26("tools/call"), vec![("mcp-name", "convert".into()), ("mcp-param-unit", "feet".into())]].concat(), ("transport.mcp-param-header", "/params/arguments/to", -32020, 400, json!(23))),
         hostile("2026-07-28: _meta without protocolVersion", json!({"jsonrpc": "2.0", "id": 24, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}}).to_string(), h26("tools/list"), ("required", "/params/_meta", -32602, 400, json!(24))),
     ]
 }
@@ -277,6 +281,26 @@ fn sse_answers_are_tapped_and_reported_unaltered() {
 }
 
 #[test]
+fn many_sessions_stay_within_the_bytes_limit() {
+    let seen = Seen::default();
+    let limits = Limits { sessions: 1000, session_bytes: 1 << 20, total_bytes: 8 << 20, ..Limits::default() };
+    let (guard, _, mut svc) = guarded(Mode::Enforce, limits, false);
+    run(&seen, async {
+        for _ in 0..50 {
+            open(&mut svc).await;
+            assert!(guard.sessions().1 <= 8 << 20, "{:?}", guard.sessions());
+        }
+        let (kept, bytes) = guard.sessions();
+        println!("50 sessions of at most 1 MiB within 8 MiB: {kept} kept ({bytes} bytes at most), {} dropped", Stats::get(&guard.stats().evicted));
+        // Each weighs the most its checker can hold (under 1 MiB): as many as fit in 8 MiB, and no more.
+        let each = bytes / kept;
+        assert!(each <= 1 << 20 && kept * each <= 8 << 20 && (kept + 1) * each > 8 << 20, "{kept} of {each} bytes");
+        assert_eq!(Stats::get(&guard.stats().evicted), 50 - kept as u64);
+        assert_eq!(seen.findings().len(), 0, "{:?}", seen.findings());
+    });
+}
+
+#[test]
 fn many_sessions_stay_within_the_session_limit() {
     let seen = Seen::default();
     let limits = Limits { sessions: 16, ..Limits::default() };
@@ -293,3 +317,4 @@ fn many_sessions_stay_within_the_session_limit() {
         assert_eq!(seen.findings().len(), 0, "{:?}", seen.findings());
     });
 }
+

@@ -60,7 +60,7 @@ impl Stream for DoubleStream {
 }
 
 impl Checks for Double {
-    fn stream(&self) -> Box<dyn Stream> {
+    fn stream(&self, _: &Limits, _: Option<&str>) -> Box<dyn Stream> {
         Box::new(DoubleStream(self.seen.clone()))
     }
 }
