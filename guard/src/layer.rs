@@ -139,6 +139,9 @@ where
     let (parts, body) = response.into_parts();
     let _ = shared.check(&stream, session.as_deref(), Direction::ServerToClient, &span, |s| s.response(x, parts.status, &parts.headers));
     let assigned = session_of(&parts.headers);
+    if let (None, Some(id)) = (&session, &assigned) {
+        span.record("mcp.session.id", id.as_str());
+    }
     let own = match (owner, &assigned) {
         (Owner::Session, _) => false,
         // An `initialize` answered with a session id starts that session; a failed one starts nothing.

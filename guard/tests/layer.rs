@@ -223,6 +223,8 @@ fn an_initialize_starts_the_session_its_answer_names_and_delete_ends_it() {
     let (_, headers, _) = run(&seen, send(&mut svc, post(init, &[])));
     assert_eq!(headers["mcp-session-id"], "s1");
     assert_eq!(guard.sessions().0, 1);
+    // The span of the `initialize` carries the session its answer assigned.
+    assert!(seen.all_spans().iter().any(|s| s.get("mcp.method.name").map(String::as_str) == Some("initialize") && s.get("mcp.session.id").map(String::as_str) == Some("s1")));
     let delete = http::Request::delete("/mcp").header("mcp-session-id", "s1").body(http_body_util::Full::default()).unwrap();
     let (status, _, _) = run(&seen, send(&mut svc, delete));
     assert_eq!(status, StatusCode::OK);
@@ -274,4 +276,14 @@ where
             Ok(http::Response::builder().header("content-type", "application/json").body(http_body_util::Full::new(bytes::Bytes::from(answer.to_string()))).unwrap())
         })
     }
+}
+
+#[test]
+fn the_layer_and_its_body_cross_threads() {
+    fn shared<T: Send + Sync + Clone + 'static>() {}
+    fn sent<T: Send + 'static>() {}
+    shared::<GuardLayer>();
+    shared::<mcp_spec_guard::Guard<Echo>>();
+    sent::<mcp_spec_guard::GuardBody<http_body_util::Full<bytes::Bytes>>>();
+    sent::<mcp_spec_guard::Forward<http_body_util::Full<bytes::Bytes>>>();
 }
