@@ -47,6 +47,12 @@ impl GuardLayer {
     pub fn sessions(&self) -> (usize, usize) {
         self.shared.sessions.usage()
     }
+
+    /// The counters as a Prometheus collector (register it, or take its text).
+    #[cfg(feature = "metrics")]
+    pub fn metrics(&self) -> crate::GuardMetrics {
+        crate::GuardMetrics { shared: self.shared.clone() }
+    }
 }
 
 impl<S> tower_layer::Layer<S> for GuardLayer {

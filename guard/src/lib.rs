@@ -41,6 +41,8 @@ mod checker;
 mod config;
 pub mod inspect;
 mod layer;
+#[cfg(feature = "metrics")]
+mod metrics;
 mod sessions;
 mod shared;
 mod tap;
@@ -51,4 +53,6 @@ pub use checker::McpChecks;
 pub use config::{Config, Level, Limits, Mode};
 pub use inspect::{Checks, Direction, Event, Finding, RequestHead, Stream};
 pub use layer::{Guard, GuardLayer};
+#[cfg(feature = "metrics")]
+pub use metrics::GuardMetrics;
 pub use telemetry::Stats;

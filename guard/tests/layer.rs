@@ -287,3 +287,25 @@ fn the_layer_and_its_body_cross_threads() {
     sent::<mcp_spec_guard::GuardBody<http_body_util::Full<bytes::Bytes>>>();
     sent::<mcp_spec_guard::Forward<http_body_util::Full<bytes::Bytes>>>();
 }
+
+#[cfg(feature = "metrics")]
+#[test]
+fn the_counters_read_as_prometheus_text() {
+    let seen = Seen::default();
+    let (guard, _) = layer(Config::default());
+    let mut svc = guard.layer(Echo::default());
+    run(&seen, send(&mut svc, post(BAD_CALL, &[("mcp-session-id", "s1")])));
+    let text = guard.metrics().text();
+    println!("{text}");
+    for line in [
+        "mcp_guard_requests_total 1",
+        "mcp_guard_messages_total{direction=\"c2s\"} 1",
+        "mcp_guard_findings_total{rule=\"type\",severity=\"error\",direction=\"c2s\"} 1",
+        "mcp_guard_refused_total 0",
+        "mcp_guard_sessions 1",
+        "mcp_server_operation_duration_seconds_count 1",
+        "mcp_server_operation_duration_seconds_bucket{le=\"+Inf\"} 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no line {line:?}");
+    }
+}
