@@ -97,7 +97,7 @@ impl<B: Body<Data = Bytes>> Body for Forward<B> {
     }
 }
 
-/// A response body: the service's, passed on unchanged frame by frame while [`Tap`] checks a copy
+/// A response body: the service's, passed on unchanged frame by frame while the layer checks a copy
 /// between frames, or the layer's own answer.
 pub struct GuardBody<B> {
     inner: Inner<B>,
