@@ -132,6 +132,7 @@ fn a_rule_turned_down_or_off_is_not_refused() {
         let mut svc = guard.layer(echo.clone());
         let before = seen.findings().len();
         run(&seen, send(&mut svc, post(BAD_CALL, &[("mcp-session-id", "s1")])));
+        println!("type at {level:?}: {} call(s), {} event(s)", echo.calls.load(Ordering::SeqCst), seen.findings().len() - before);
         assert_eq!(echo.calls.load(Ordering::SeqCst), 1, "{level:?}");
         assert_eq!(seen.findings().len() - before, events, "{level:?}");
     }
@@ -172,6 +173,7 @@ fn the_layers_own_failure_passes_with_fail_open_else_503() {
         let echo = Echo::default();
         let mut svc = guard.layer(echo.clone());
         let (got, _, _) = run(&seen, send(&mut svc, post(panic, &[])));
+        println!("fail_open {fail_open}: {got}, {} call(s)", echo.calls.load(Ordering::SeqCst));
         assert_eq!((got, echo.calls.load(Ordering::SeqCst)), (status, calls), "fail_open {fail_open}");
         assert_eq!(Stats::get(&guard.stats().internal), 1);
         // The stream starts over and the next request is checked as usual.
@@ -190,6 +192,7 @@ fn a_body_past_the_limit_is_counted_in_audit_and_413_in_enforce() {
         let echo = Echo::default();
         let mut svc = guard.layer(echo.clone());
         let (got, _, _) = run(&seen, send(&mut svc, post(&long, &[])));
+        println!("{mode:?}: a body past the limit got {got}, {} call(s)", echo.calls.load(Ordering::SeqCst));
         assert_eq!((got, echo.calls.load(Ordering::SeqCst)), (status, calls), "{mode:?}");
         assert_eq!(Stats::get(&guard.stats().too_long), 1);
         // Not checked: the double saw only the service's answer, if any.
