@@ -29,8 +29,9 @@ pub struct McpChecks {
 impl Checks for McpChecks {
     fn stream(&self, limits: &Limits, version: Option<&str>) -> Box<dyn Stream> {
         let mut settings = Settings { limits: CheckLimits::within(limits.session_bytes), ..self.settings.clone() };
-        // A stream of one exchange sees no `initialize`: an earlier version its header names is
-        // the one to check it as (2026-07-28's requests name theirs in `_meta`).
+        // A stream that starts without an `initialize` (one exchange's, a session this layer did not
+        // see open) is checked as the earlier version its header names (2026-07-28's requests name
+        // theirs in `_meta`).
         if let (Protocol::Auto, Some(v)) = (settings.protocol, version.filter(|v| v.starts_with(|c: char| c.is_ascii_digit()) && *v < PER_REQUEST_VERSION)) {
             if let Some(i) = version_index(v) {
                 settings.protocol = Protocol::Fixed(i);

@@ -88,7 +88,7 @@ pub trait Stream: Send {
 /// What makes streams: one per session, one per exchange without a session.
 pub trait Checks: Send + Sync + 'static {
     /// A stream within `limits.session_bytes`; `version`: the one the `MCP-Protocol-Version` header
-    /// of its exchange's request names, for a stream of one exchange (else `None`: the stream
-    /// learns it).
+    /// of its first request names, for a stream that starts without an `initialize` (one
+    /// exchange's, or a session the layer did not see open); `None` when the stream learns it.
     fn stream(&self, limits: &Limits, version: Option<&str>) -> Box<dyn Stream>;
 }

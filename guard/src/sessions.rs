@@ -71,13 +71,14 @@ impl Sessions {
         Arc::new(Mutex::new(self.new_stream(version)))
     }
 
-    /// Session `id`'s stream, made if it is new.
-    pub fn session(&self, id: &str) -> (StreamRef, Dropped) {
+    /// Session `id`'s stream, made if it is new (a session whose `initialize` this layer did not
+    /// see, or dropped: `version` is the one its request's header names, which it is checked as).
+    pub fn session(&self, id: &str, version: Option<&str>) -> (StreamRef, Dropped) {
         let mut t = self.table();
         if let Some(s) = t.touch(id) {
             return (s, Dropped::default());
         }
-        let stream = self.fresh(None);
+        let stream = self.fresh(version);
         let dropped = self.insert(&mut t, id, stream.clone());
         (stream, dropped)
     }
@@ -210,10 +211,10 @@ mod tests {
         let t = Sessions::new(Arc::new(MakeHeavy), limits);
         let mut evicted = 0;
         for i in 0..1000 {
-            let (_, d) = t.session(&format!("s{i}"));
+            let (_, d) = t.session(&format!("s{i}"), None);
             evicted += d.evicted;
             // s0 stays in use, so it is never the least recently used.
-            t.session("s0");
+            t.session("s0", None);
         }
         println!("1000 sessions through a table of 8: {evicted} evicted");
         assert_eq!(t.usage().0, 8);
@@ -230,13 +231,13 @@ mod tests {
         let (mut resets, mut evicted) = (0, 0);
         for i in 0..100 {
             let id = format!("s{i}");
-            let (s, _) = t.session(&id);
+            let (s, _) = t.session(&id, None);
             feed(&s, 900);
             let d = t.weigh(&id, &s);
             evicted += d.evicted;
             assert!(t.usage().1 <= 5000, "total {} after session {i}", t.usage().1);
         }
-        let (s, _) = t.session("s99");
+        let (s, _) = t.session("s99", None);
         feed(&s, 200);
         resets += t.weigh("s99", &s).reset;
         println!("100 sessions of 900 bytes under a total of 5000: {evicted} evicted, {resets} reset; kept {:?}", t.usage());
@@ -251,8 +252,8 @@ mod tests {
         let s = t.fresh(None);
         feed(&s, 10);
         t.adopt("abc", s.clone());
-        assert!(Arc::ptr_eq(&t.session("abc").0, &s));
+        assert!(Arc::ptr_eq(&t.session("abc", None).0, &s));
         t.end("abc");
-        assert!(!Arc::ptr_eq(&t.session("abc").0, &s));
+        assert!(!Arc::ptr_eq(&t.session("abc", None).0, &s));
     }
 }

@@ -77,12 +77,12 @@ impl Shared {
         Stats::add(&self.stats.reset, d.reset);
     }
 
-    /// The stream a request is checked on: its session's; without one, one of its own exchange
-    /// (`version`: what its `MCP-Protocol-Version` header names), an `initialize`'s to be adopted by
-    /// the session its answer names.
+    /// The stream a request is checked on: its session's; without one, one of its own exchange, or
+    /// an `initialize`'s to be adopted by the session its answer names. `version`: what its
+    /// `MCP-Protocol-Version` header names, for a stream that starts without an `initialize`.
     pub fn stream_for(&self, session: Option<&str>, body: Option<Node<'_>>, version: Option<&str>) -> (StreamRef, Owner) {
         if let Some(id) = session {
-            let (s, d) = self.sessions.session(id);
+            let (s, d) = self.sessions.session(id, version.or(Some(HEADERLESS_VERSION)));
             self.dropped(d);
             return (s, Owner::Session);
         }
@@ -90,6 +90,11 @@ impl Shared {
         (self.sessions.fresh(version), if initialize { Owner::Initialize } else { Owner::Exchange })
     }
 }
+
+/// The version of a session's request without `MCP-Protocol-Version`: "the server SHOULD assume
+/// protocol version 2025-03-26" (the transports page, from 2025-06-18 on), the one version of
+/// Streamable HTTP without the header.
+const HEADERLESS_VERSION: &str = "2025-03-26";
 
 /// Whose a request's stream is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

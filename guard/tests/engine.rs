@@ -318,3 +318,29 @@ fn many_sessions_stay_within_the_session_limit() {
     });
 }
 
+
+#[test]
+fn a_session_dropped_by_the_limit_goes_on_unrefused() {
+    let seen = Seen::default();
+    let (guard, calls, mut svc) = guarded(Mode::Enforce, Limits { sessions: 2, ..Limits::default() }, false);
+    run(&seen, async {
+        let first = open(&mut svc).await;
+        open(&mut svc).await;
+        open(&mut svc).await;
+        assert_eq!(Stats::get(&guard.stats().evicted), 1);
+        // Its next requests are checked on a new stream, as the version its header names.
+        let h = [("mcp-session-id", first.as_str()), ("mcp-protocol-version", V)];
+        let before = calls.load(Ordering::SeqCst);
+        for (i, body) in [r#"{"jsonrpc":"2.0","id":60,"method":"tools/list"}"#, r#"{"jsonrpc":"2.0","id":61,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#].iter().enumerate() {
+            let (status, _, answer) = send(&mut svc, post(body, &h)).await;
+            println!("after its eviction, request {i}: {status} {}", String::from_utf8_lossy(&answer));
+            assert_eq!(status, StatusCode::OK);
+        }
+        // A session's request without the header is taken for 2025-03-26, as the transports page says.
+        let (status, _, answer) = send(&mut svc, post(r#"{"jsonrpc":"2.0","id":62,"method":"tools/list"}"#, &[("mcp-session-id", "opened-elsewhere")])).await;
+        println!("a session this layer never saw, without the header: {status} {}", String::from_utf8_lossy(&answer));
+        assert_eq!(calls.load(Ordering::SeqCst), before + 3);
+        let errors: Vec<_> = seen.findings().into_iter().filter(|(e, _)| e["severity"] == "error").collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    });
+}
