@@ -109,7 +109,14 @@ enum Inner<B> {
 }
 
 impl<B> GuardBody<B> {
-    pub(crate) fn service(body: B, tap: Option<Tap>) -> Self {
+    pub(crate) fn service(body: B, mut tap: Option<Tap>) -> Self
+    where
+        B: Body,
+    {
+        // An empty body (a 202's) may never be polled: it is complete as it is.
+        if let (true, Some(t)) = (body.is_end_stream(), &mut tap) {
+            t.at_end();
+        }
         GuardBody { inner: Inner::Service { body: Box::pin(body), tap: tap.map(Box::new) } }
     }
 

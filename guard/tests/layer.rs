@@ -312,3 +312,43 @@ fn the_counters_read_as_prometheus_text() {
         assert!(text.lines().any(|l| l == line), "no line {line:?}");
     }
 }
+
+/// A stream that records the ends it was told.
+struct Ends(Arc<std::sync::Mutex<Vec<(u64, bool)>>>);
+
+impl Stream for Ends {
+    fn message(&mut self, _: u64, _: Direction, _: Node<'_>, _: Option<Event<'_>>) -> Vec<Finding> {
+        Vec::new()
+    }
+    fn end(&mut self, _: u64, bytes: u64, complete: bool) -> Vec<Finding> {
+        self.0.lock().unwrap().push((bytes, complete));
+        Vec::new()
+    }
+}
+
+struct MakeEnds(Arc<std::sync::Mutex<Vec<(u64, bool)>>>);
+
+impl Checks for MakeEnds {
+    fn stream(&self, _: &Limits, _: Option<&str>) -> Box<dyn Stream> {
+        Box::new(Ends(self.0.clone()))
+    }
+}
+
+#[test]
+fn an_answer_not_polled_to_its_end_is_told_as_it_was() {
+    use http_body::Body;
+    let seen = Seen::default();
+    let ends = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let guard = GuardLayer::new(Config::default(), MakeEnds(ends.clone()));
+    let mut svc = guard.layer(Echo::default());
+    run(&seen, async {
+        // A 202 (no body) that is never polled, then an answer dropped before its body was read.
+        for body in [r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#] {
+            std::future::poll_fn(|cx| tower_service::Service::<http::Request<http_body_util::Full<bytes::Bytes>>>::poll_ready(&mut svc, cx)).await.unwrap();
+            let response = tower_service::Service::call(&mut svc, post(body, &[])).await.unwrap();
+            println!("{} is_end_stream {}", response.status(), response.body().is_end_stream());
+            drop(response);
+        }
+    });
+    assert_eq!(*ends.lock().unwrap(), vec![(0, true), (0, false)]);
+}
