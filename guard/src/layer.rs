@@ -126,6 +126,7 @@ where
             Some(bytes) => check_request(&shared, x, head, session.as_deref(), bytes, &span),
             None => {
                 let (stream, owner) = shared.stream_for(session.as_deref(), None, version);
+                let _ = shared.check(&stream, session.as_deref(), Direction::ClientToServer, &span, |s| s.request(x, head));
                 let verdict = too_long(&shared, read.too_long, &span);
                 (stream, owner, verdict)
             }
