@@ -96,7 +96,7 @@ loads() {
     if [ $has_http = yes ]; then
         echo "| engine HTTP | $(wc -c <"$engine_http") | $(lines "$root/examples/src/bin/http_server.rs") | $(packages "$here/engine/Cargo.toml" --features http) |"
     fi
-    echo "| rmcp HTTP | $(wc -c <"$rmcp_http") | $(lines "$here/src/bin/two-tools-rmcp-http.rs") | $(packages "$here/Cargo.toml" --features http) |"
+    echo "| rmcp HTTP | $(wc -c <"$rmcp_http") | $(( $(lines "$here/src/bin/two-tools-rmcp-http.rs") + $(lines "$root/examples/src/rmcp_two_tools.rs") )) | $(packages "$here/Cargo.toml" --features http) |"
 }
 
 # `cpu=S`: user + sys seconds of one cold release build in an empty target directory.

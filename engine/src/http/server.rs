@@ -480,8 +480,16 @@ impl<H: Handler> Shared<H> {
 pub const MAX_CONNECTIONS: usize = 1024;
 
 /// Serves `service` on every connection `listener` accepts (HTTP/1.1, any path), at most
-/// [`MAX_CONNECTIONS`] at once. Returns only if accepting fails.
-pub async fn serve<H: Handler>(listener: tokio::net::TcpListener, service: McpService<H>) -> std::io::Result<()> {
+/// [`MAX_CONNECTIONS`] at once. Returns only if accepting fails. `service` is an [`McpService`],
+/// or one wrapped in a `tower` layer (a checking guard, a counter).
+pub async fn serve<S, RB>(listener: tokio::net::TcpListener, service: S) -> std::io::Result<()>
+where
+    S: tower_service::Service<hyper::Request<hyper::body::Incoming>, Response = hyper::Response<RB>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    RB: Body<Data = Bytes> + Send + 'static,
+    RB::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let room = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         let Ok(permit) = room.clone().acquire_owned().await else { return Ok(()) };

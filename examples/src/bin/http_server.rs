@@ -1,8 +1,12 @@
 //! The two tools of `two_tools.rs` (`convert`, `count`) over Streamable HTTP, on the engine's
-//! `http` feature: `http_server [--listen ADDR]` (default 127.0.0.1:8808), endpoint `/mcp`. Clients
-//! of 2025-11-25 and earlier get a session; 2026-07-28 ones send each request on its own.
+//! `http` feature: `http_server [--listen ADDR] [--guard audit|enforce]` (default 127.0.0.1:8808),
+//! endpoint `/mcp`. Clients of 2025-11-25 and earlier get a session; 2026-07-28 ones send each
+//! request on its own. `--guard` puts the checking layer (`mcp-spec-guard`) in front, its findings
+//! as JSON lines on stderr.
 
 #![forbid(unsafe_code)]
+#[path = "../guarded.rs"]
+mod guarded;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -77,7 +81,8 @@ fn count(c: Count, cx: &mut RequestContext) -> Result<Counted, String> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let listen = std::env::args().skip_while(|a| a != "--listen").nth(1).unwrap_or_else(|| "127.0.0.1:8808".into());
+    let listen = guarded::arg("--listen").unwrap_or_else(|| "127.0.0.1:8808".into());
+    let guard = guarded::arg("--guard").map(|mode| guarded::layer(&mode)).transpose()?;
     let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.waiting_tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
     // The engine negotiates the version and answers `initialize` (and 2026-07-28's `server/discover`) itself.
     let info = ServerInfo::new("two_tools", "0.1.0").capabilities(&serde_json::json!({"tools": {}}))?;
@@ -93,5 +98,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let listener = tokio::net::TcpListener::bind(&listen).await?;
     eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-    Ok(serve(listener, service).await?)
+    match guard {
+        Some(guard) => Ok(serve(listener, tower_layer::Layer::layer(&guard, service)).await?),
+        None => Ok(serve(listener, service).await?),
+    }
 }

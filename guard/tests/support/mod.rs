@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
