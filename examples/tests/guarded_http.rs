@@ -6,8 +6,7 @@
 //! - The hostile requests of the layer's own tests (guard/tests/support/hostile.rs) go to rmcp:
 //!   in enforce mode each is answered by the layer with its JSON-RPC error, rule id and pointer,
 //!   and rmcp never sees it (its `/served` count); in audit mode rmcp sees each, and the finding is
-//!   a `tracing` event with the MCP span attributes (the JSON lines on the server's stderr). A
-//!   rule that is a warning by default (`meta.key-name`) is reported, never refused.
+//!   a `tracing` event with the MCP span attributes (the JSON lines on the server's stderr).
 
 #![forbid(unsafe_code)]
 
@@ -150,8 +149,14 @@ fn answer_of(body: &[u8]) -> Value {
     serde_json::from_str(json).unwrap_or_else(|e| panic!("no answer in {text:?}: {e}"))
 }
 
-/// The official clients through `server`, in both eras: how many passed.
-fn sdk_clients_pass(server: &Server, label: &str) -> usize {
+/// The MUSTs rmcp 3.11 breaks with these clients: the standalone GET stream's priming event has
+/// the id `0` that the `initialize` answer's priming event had (ids must be unique across the
+/// session's streams).
+const RMCP_BREAKS: &[&str] = &["transport.event-id-unique"];
+
+/// The official clients through `server`, in both eras: how many passed. `known`: the rules whose
+/// errors the server is known to make.
+fn sdk_clients_pass(server: &Server, label: &str, known: &[&str]) -> usize {
     let clients = [("typescript-client-2.4.0", typescript_client("http-client.mjs")), ("python-mcp-2.3.0", python_client("http_client.py"))];
     let (mut passed, mut failed) = (0, Vec::new());
     for (name, client) in clients {
@@ -176,6 +181,10 @@ fn sdk_clients_pass(server: &Server, label: &str) -> usize {
     }
     println!("{label}: {passed} client runs passed, {} failed; the layer's findings on them: {by_rule:?}", failed.len());
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // What the official clients and the server send breaks no other MUST (warnings are told, as a
+    // progress rmcp sends after a cancellation is).
+    let errors: Vec<&String> = by_rule.keys().filter(|k| k.contains(" error ") && !known.iter().any(|r| k.starts_with(&format!("{r} ")))).collect();
+    assert!(errors.is_empty(), "{label}: {errors:?}");
     passed
 }
 
@@ -199,13 +208,19 @@ fn is_case(e: &Value, case: &Hostile) -> bool {
     e["rule"] == case.rule && e["pointer"] == case.pointer && e["direction"] == "c2s"
 }
 
-/// The rules that are warnings by default: reported, never refused.
-const WARNINGS: &[&str] = &["meta.key-name"];
+/// The code enforce mode answers `case` with on the two tools. They declare only `tools`: a
+/// request for another capability (the table's server declares `resources` and `logging`) breaks
+/// `session.capabilities.server` too, and that error (-32600) leads; the case's own rule is still
+/// named.
+fn code_on_two_tools(case: &Hostile) -> i64 {
+    let method = serde_json::from_str::<Value>(&case.body).ok().and_then(|b| b["method"].as_str().map(str::to_string));
+    if matches!(method.as_deref(), Some("resources/read" | "logging/setLevel")) { -32600 } else { case.code }
+}
 
 #[test]
 fn rmcp_in_enforce_mode_passes_the_sdk_clients_and_refuses_each_hostile_request_unseen() {
     let server = Server::rmcp("enforce");
-    sdk_clients_pass(&server, "rmcp_guarded --mode enforce");
+    sdk_clients_pass(&server, "rmcp_guarded --mode enforce", RMCP_BREAKS);
     let s = open(&server);
     let cases = hostiles(&s);
     let mut refused = 0;
@@ -214,24 +229,18 @@ fn rmcp_in_enforce_mode_passes_the_sdk_clients_and_refuses_each_hostile_request_
         let headers: Vec<(&str, &str)> = case.headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let (status, answer_headers, body) = server.post(&case.body, &headers);
         let served = server.served() - before;
-        if WARNINGS.contains(&case.rule) {
-            let (event, _) = server.wait_finding(from, |e| is_case(e, case)).unwrap_or_else(|| panic!("{}: not reported", case.name));
-            println!("{}: passed to rmcp ({served} request), {status}; reported as a {}", case.name, event["severity"]);
-            assert_eq!((served, event["severity"].as_str(), event["refused"].as_bool()), (1, Some("warning"), Some(false)), "{}", case.name);
-            continue;
-        }
         let v: Value = serde_json::from_slice(&body).unwrap_or_else(|_| panic!("{}: not JSON: {}", case.name, String::from_utf8_lossy(&body)));
         println!("{}: {status} {} (rmcp saw {served} requests)", case.name, v["error"]["message"]);
         assert_eq!(served, 0, "{}: rmcp saw it", case.name);
         assert_eq!(header(&answer_headers, "content-type"), Some("application/json"), "{}", case.name);
-        assert_eq!((status, v["error"]["code"].as_i64(), &v["id"]), (case.status.as_u16(), Some(case.code), &case.id), "{}: {v}", case.name);
+        assert_eq!((status, v["error"]["code"].as_i64(), &v["id"]), (case.status.as_u16(), Some(code_on_two_tools(case)), &case.id), "{}: {v}", case.name);
         let violations = v["error"]["data"]["violations"].as_array().unwrap();
         assert!(violations.iter().any(|x| x["rule"] == case.rule && x["pointer"] == case.pointer), "{}: {violations:?}", case.name);
         let (event, _) = server.wait_finding(from, |e| is_case(e, case)).unwrap_or_else(|| panic!("{}: no event", case.name));
         assert_eq!(event["refused"].as_bool(), Some(true), "{}", case.name);
         refused += 1;
     }
-    println!("{} kinds of hostile request: {refused} refused unseen by rmcp, {} reported and passed", cases.len(), cases.len() - refused);
+    println!("{refused} kinds of hostile request refused, rmcp saw none of them");
     assert!(refused >= 15);
     // The session goes on after its refusals.
     let (status, _, body) = server.post(r#"{"jsonrpc":"2.0","id":30,"method":"ping"}"#, &[("mcp-session-id", &s), ("mcp-protocol-version", V)]);
@@ -241,7 +250,7 @@ fn rmcp_in_enforce_mode_passes_the_sdk_clients_and_refuses_each_hostile_request_
 #[test]
 fn rmcp_in_audit_mode_passes_the_sdk_clients_and_each_hostile_request_reported_with_the_mcp_attributes() {
     let server = Server::rmcp("audit");
-    sdk_clients_pass(&server, "rmcp_guarded --mode audit");
+    sdk_clients_pass(&server, "rmcp_guarded --mode audit", RMCP_BREAKS);
     let s = open(&server);
     let cases = hostiles(&s);
     for case in &cases {
@@ -251,15 +260,14 @@ fn rmcp_in_audit_mode_passes_the_sdk_clients_and_each_hostile_request_reported_w
         assert_eq!(server.served(), before + 1, "{}: rmcp did not see it", case.name);
         let (event, span) = server.wait_finding(from, |e| is_case(e, case)).unwrap_or_else(|| panic!("{}: no finding {} at {}: {:?}", case.name, case.rule, case.pointer, server.findings(from)));
         println!("{}: rmcp answered {status}; {} at {:?}, span {}", case.name, event["rule"], event["pointer"], span["otel.name"]);
-        let severity = if WARNINGS.contains(&case.rule) { "warning" } else { "error" };
-        assert_eq!((event["refused"].as_bool(), event["severity"].as_str()), (Some(false), Some(severity)), "{}", case.name);
+        assert_eq!((event["refused"].as_bool(), event["severity"].as_str()), (Some(false), Some("error")), "{}", case.name);
         assert_eq!((span["name"].as_str(), span["otel.kind"].as_str(), span["network.transport"].as_str(), span["network.protocol.name"].as_str()), (Some("mcp.request"), Some("server"), Some("tcp"), Some("http")));
         let body: Option<Value> = serde_json::from_str(&case.body).ok();
         if let Some(method) = body.as_ref().and_then(|b| b["method"].as_str()) {
             assert_eq!(span["mcp.method.name"], method, "{}", case.name);
-        }
-        if let Some(id) = body.as_ref().and_then(|b| b["id"].as_u64()) {
-            assert_eq!(span["jsonrpc.request.id"], id.to_string(), "{}", case.name);
+            if let Some(id) = body.as_ref().and_then(|b| b["id"].as_u64()) {
+                assert_eq!(span["jsonrpc.request.id"], id.to_string(), "{}", case.name);
+            }
         }
         if case.headers.iter().any(|(k, _)| *k == "mcp-session-id") {
             assert_eq!(span["mcp.session.id"], s, "{}", case.name);
@@ -276,7 +284,7 @@ fn rmcp_in_audit_mode_passes_the_sdk_clients_and_each_hostile_request_reported_w
 fn the_engine_behind_the_layer_passes_the_sdk_clients_in_both_modes() {
     for mode in ["enforce", "audit"] {
         let server = Server::engine(mode);
-        sdk_clients_pass(&server, &format!("http_server --guard {mode}"));
+        sdk_clients_pass(&server, &format!("http_server --guard {mode}"), &[]);
         // The layer is there: a request that breaks a MUST is refused (enforce) or reported (audit).
         let from = server.logged();
         let (status, _, body) = server.post(r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#, &[]);

@@ -112,7 +112,9 @@ impl Tap {
         let Split::Sse { events, .. } = &mut self.split else { return };
         let index = *events;
         *events += 1;
-        let at = Event { index, id: e.id.as_deref(), kind: e.event.as_deref(), data: &e.data, retry: e.retry };
+        // Only an id the event carries itself: one that is only still in force (sent with an earlier
+        // event) is not sent again.
+        let at = Event { index, id: e.id.as_deref().filter(|_| e.has_id), kind: e.event.as_deref(), data: &e.data, retry: e.retry };
         if e.cut.is_some() {
             Stats::add(&self.shared.stats.unchecked, 1);
         } else if e.data.trim().is_empty() {

@@ -7,6 +7,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, PoisonError};
+
+/// Held while an SDK is installed or looked up, so the tests of one binary running in parallel
+/// never install into the same folder at once.
+static INSTALLING: Mutex<()> = Mutex::new(());
 
 pub fn sdk_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("sdk-clients")
@@ -45,6 +50,7 @@ pub fn python_venv() -> Result<Option<PathBuf>, String> {
         missing("python3 with venv and ensurepip not found");
         return Ok(None);
     }
+    let _installing = INSTALLING.lock().unwrap_or_else(PoisonError::into_inner);
     let requirements = sdk_dir().join("requirements.txt");
     let (dir, ready) = install_dir("sdk-python", &requirements);
     let python = dir.join("bin/python");
@@ -71,6 +77,7 @@ pub fn typescript_client(script: &str) -> Result<Option<Vec<String>>, String> {
         missing(&format!("node 20+ and npm not found (node major version: {major:?})"));
         return Ok(None);
     }
+    let _installing = INSTALLING.lock().unwrap_or_else(PoisonError::into_inner);
     let lock = sdk_dir().join("package-lock.json");
     let (dir, ready) = install_dir("sdk-typescript", &lock);
     if !ready {
