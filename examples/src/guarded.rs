@@ -1,4 +1,4 @@
-//! What the guarded servers share (`rmcp_guarded`, and `http_server --guard`; each includes this
+//! What the guarded servers share (`rmcp_guarded`, `http_server_guarded`; each includes this
 //! file): the mode named on the command line, the checking layer (`mcp-spec-guard`) in it, and
 //! its `tracing` events written as JSON lines on stderr, each with its request span's fields (the
 //! MCP attributes: `mcp.method.name`, `mcp.session.id`, `jsonrpc.request.id`, ...).

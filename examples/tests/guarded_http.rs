@@ -1,6 +1,6 @@
 //! The checking layer (`mcp-spec-guard`) in front of two real Streamable HTTP servers, over real
 //! HTTP, one server process per mode: rmcp 3.11's `StreamableHttpService` in axum
-//! (`rmcp_guarded`, feature `rmcp`) and the engine's `McpService` (`http_server --guard`).
+//! (`rmcp_guarded`, feature `rmcp`) and the engine's `McpService` (`http_server_guarded`).
 //! - The official clients (the TypeScript SDK v2 and Python `mcp` 2.x, in the session era and in
 //!   2026-07-28, as tests/sdk_http.rs runs them) pass through all four.
 //! - The hostile requests of the layer's own tests (guard/tests/support/hostile.rs) go to rmcp:
@@ -56,7 +56,7 @@ impl Server {
     }
 
     fn engine(mode: &str) -> Server {
-        Server::start(env!("CARGO_BIN_EXE_http_server"), &["--guard", mode])
+        Server::start(env!("CARGO_BIN_EXE_http_server_guarded"), &["--mode", mode])
     }
 
     fn url(&self) -> String {
@@ -284,13 +284,13 @@ fn rmcp_in_audit_mode_passes_the_sdk_clients_and_each_hostile_request_reported_w
 fn the_engine_behind_the_layer_passes_the_sdk_clients_in_both_modes() {
     for mode in ["enforce", "audit"] {
         let server = Server::engine(mode);
-        sdk_clients_pass(&server, &format!("http_server --guard {mode}"), &[]);
+        sdk_clients_pass(&server, &format!("http_server_guarded --mode {mode}"), &[]);
         // The layer is there: a request that breaks a MUST is refused (enforce) or reported (audit).
         let from = server.logged();
         let (status, _, body) = server.post(r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#, &[]);
         let refused = server.wait_finding(from, |e| e["rule"] == "jsonrpc.version").expect("a finding")
             .0["refused"].as_bool();
-        println!("http_server --guard {mode}: jsonrpc 1.0 answered {status} {}", String::from_utf8_lossy(&body));
+        println!("http_server_guarded --mode {mode}: jsonrpc 1.0 answered {status} {}", String::from_utf8_lossy(&body));
         assert_eq!(refused, Some(mode == "enforce"));
     }
 }

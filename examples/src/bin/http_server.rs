@@ -1,16 +1,12 @@
 //! The two tools of `two_tools.rs` (`convert`, `count`) over Streamable HTTP, on the engine's
-//! `http` feature: `http_server [--listen ADDR] [--guard audit|enforce]` (default 127.0.0.1:8808),
-//! endpoint `/mcp`. Clients of 2025-11-25 and earlier get a session; 2026-07-28 ones send each
-//! request on its own. `--guard` puts the checking layer (`mcp-spec-guard`) in front, its findings
-//! as JSON lines on stderr.
+//! `http` feature: `http_server [--listen ADDR]` (default 127.0.0.1:8808), endpoint `/mcp`. Clients
+//! of 2025-11-25 and earlier get a session; 2026-07-28 ones send each request on its own.
 
 #![forbid(unsafe_code)]
-#[path = "../guarded.rs"]
-mod guarded;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_spec_engine::http::server::{serve, McpService, RequestContext};
+use mcp_spec_engine::http::server::{serve, Handler, McpService, RequestContext};
 use mcp_spec_engine::tools::Router;
 use mcp_spec_engine::{Request, ServerInfo};
 use schemars::JsonSchema;
@@ -79,14 +75,12 @@ fn count(c: Count, cx: &mut RequestContext) -> Result<Counted, String> {
     Ok(Counted { counted: c.to })
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let listen = guarded::arg("--listen").unwrap_or_else(|| "127.0.0.1:8808".into());
-    let guard = guarded::arg("--guard").map(|mode| guarded::layer(&mode)).transpose()?;
+/// The two tools on the engine's server (`http_server_guarded` serves it behind the checking layer).
+pub fn service() -> Result<McpService<impl Handler>, Box<dyn std::error::Error>> {
     let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.waiting_tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
     // The engine negotiates the version and answers `initialize` (and 2026-07-28's `server/discover`) itself.
     let info = ServerInfo::new("two_tools", "0.1.0").capabilities(&serde_json::json!({"tools": {}}))?;
-    let service = McpService::new(info, move |request: Request, mut cx: RequestContext| {
+    Ok(McpService::new(info, move |request: Request, mut cx: RequestContext| {
         let router = router.clone();
         async move {
             // Quick tools are answered in place; one that waits (`count` sleeps) runs on a blocking thread.
@@ -95,11 +89,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             tokio::task::spawn_blocking(move || router.handle(&cx.version(), &request, &mut cx)).await.ok().flatten()
         }
-    });
+    }))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let listen = std::env::args().skip_while(|a| a != "--listen").nth(1).unwrap_or_else(|| "127.0.0.1:8808".into());
+    let service = service()?;
     let listener = tokio::net::TcpListener::bind(&listen).await?;
     eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-    match guard {
-        Some(guard) => Ok(serve(listener, tower_layer::Layer::layer(&guard, service)).await?),
-        None => Ok(serve(listener, service).await?),
-    }
+    Ok(serve(listener, service).await?)
 }
