@@ -279,3 +279,54 @@ fn a_session_dropped_by_the_limit_goes_on_unrefused() {
         assert!(errors.is_empty(), "{errors:?}");
     });
 }
+
+/// A server answering each POST with an SSE stream that `f` writes for the request.
+#[derive(Clone)]
+struct Sse(fn(&Value) -> String);
+
+impl<B: http_body::Body<Data = Bytes> + Send + 'static> Service<Request<B>> for Sse
+where
+    B::Error: std::fmt::Debug,
+{
+    type Response = http::Response<Full<Bytes>>;
+    type Error = Infallible;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let f = self.0;
+        Box::pin(async move {
+            use http_body_util::BodyExt;
+            let request: Value = serde_json::from_slice(&request.into_body().collect().await.unwrap().to_bytes()).unwrap();
+            Ok(http::Response::builder().header("content-type", "text/event-stream").body(Full::new(Bytes::from(f(&request)))).unwrap())
+        })
+    }
+}
+
+fn initialized(request: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": request["id"], "result": {"protocolVersion": V, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}})
+}
+
+#[test]
+fn an_event_id_is_sent_only_by_the_event_that_carries_it() {
+    // rmcp's shape: a priming event with an id, then the answer in an event without one (the id stays
+    // in force, as the SSE rules keep it, but is not sent again); then an answer that repeats the id.
+    let primed: fn(&Value) -> String = |r| format!("id: 0\nretry: 3000\ndata: \n\ndata: {}\n\n", initialized(r));
+    let repeated: fn(&Value) -> String = |r| format!("id: 0\nretry: 3000\ndata: \n\nid: 0\ndata: {}\n\n", initialized(r));
+    for (name, answer, expected) in [("primed", primed, 0), ("the id repeated", repeated, 1)] {
+        let seen = Seen::default();
+        let guard = GuardLayer::new(Config::default(), McpChecks::default());
+        let mut svc = guard.layer(Sse(answer));
+        run(&seen, async {
+            let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": V, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+            let (status, _, _) = send(&mut svc, post(&init.to_string(), &[])).await;
+            assert_eq!(status, StatusCode::OK);
+        });
+        let found = seen.findings().iter().filter(|(e, _)| e["rule"] == "transport.event-id-unique").count();
+        println!("{name}: {found} transport.event-id-unique");
+        assert_eq!(found, expected, "{name}: {:?}", seen.findings());
+    }
+}
