@@ -82,7 +82,12 @@ impl Limits {
     /// the request's method, path, session id and version (each at most 1 KiB), and for an
     /// exchange of a stateless version its own model of requests in flight (8 tables, counted
     /// twice like the others).
-    pub const EXCHANGE_BYTES: usize = 2 * (11 + 64) * 1024 + 3 * 256 * (128 + 32) + 4 * 1024 + 1024 + 2 * 8 * crate::session::EXCHANGE_TABLE_BYTES;
+    pub const EXCHANGE_BYTES: usize = 2 * (11 + 64) * 1024 + 3 * 256 * (128 + 32) + 4 * 1024 + 1024 + 2 * 8 * Self::EXCHANGE_TABLE_BYTES;
+
+    /// The bytes each table of an exchange's own model of requests in flight may hold (an exchange
+    /// of a stateless version, check/scope.rs): its POST carries one request, whose waiting entry
+    /// keeps a few params.
+    pub const EXCHANGE_TABLE_BYTES: usize = 8 * 1024;
 
     /// The most a session of the transport rules holds beyond its event ids: its id (1 KiB at most)
     /// and its entry.

@@ -303,10 +303,6 @@ pub struct Session {
     table_bytes: usize,
 }
 
-/// The bytes each table of an exchange's own model of requests may hold (check/scope.rs): a
-/// stateless version's POST carries one request, whose waiting entry keeps a few params.
-pub const EXCHANGE_TABLE_BYTES: usize = 8 * 1024;
-
 /// The requests of `observer` still waiting, into `end` (the first [`UNANSWERED_LISTED`] listed).
 fn unanswered(observer: &Observer<Waiting>, end: &mut StreamEnd) {
     for d in [Direction::ClientToServer, Direction::ServerToClient] {
@@ -480,7 +476,7 @@ impl Session {
     /// A model of requests in flight for one exchange of a stateless version (check/scope.rs):
     /// it holds that exchange's few requests, so its tables are small.
     pub(crate) fn exchange_observer(&self) -> Observer<Waiting> {
-        observer(self.table_bytes.min(EXCHANGE_TABLE_BYTES))
+        observer(self.table_bytes.min(crate::settings::Limits::EXCHANGE_TABLE_BYTES))
     }
 
     /// Whether the client's request `id` is in flight.
