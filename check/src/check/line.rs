@@ -157,10 +157,7 @@ impl Checker {
     /// travelled `dir`), without building that line.
     pub fn check_wrapped(&mut self, dir: Direction, msg: Node<'_>, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.guarded(msg.doc().text(), &mut out, |c, out| {
-            c.leave_exchange();
-            c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "/msg", out)
-        });
+        self.guarded(msg.doc().text(), &mut out, |c, out| c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "/msg", out));
         out
     }
 

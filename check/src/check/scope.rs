@@ -76,6 +76,13 @@ impl Checker {
         }
     }
 
+    /// The messages checked from here on (through [`Checker::check_wrapped`]) are those of exchange
+    /// `x` of a stateless version, checked on their own until [`Checker::end_exchange`]: for a
+    /// caller that reads exchanges whole and feeds no HTTP context (a HAR's entries).
+    pub fn begin_exchange(&mut self, x: u64) {
+        self.enter_exchange(x);
+    }
+
     fn enter_exchange(&mut self, x: u64) {
         if self.scopes.current.as_ref().is_some_and(|(c, _)| *c == x) {
             return;
@@ -107,7 +114,7 @@ impl Checker {
     }
 
     /// Exchange `x` ended: its own state goes, its requests still waiting kept for the stream's end.
-    pub(super) fn end_exchange(&mut self, x: u64) {
+    pub fn end_exchange(&mut self, x: u64) {
         if self.scopes.current.as_ref().is_some_and(|(c, _)| *c == x) {
             self.leave_exchange();
         }
