@@ -196,3 +196,27 @@ fn stateless_clients_share_a_checker_but_not_their_ids() {
     assert_eq!((end.unanswered_total, end.unanswered.first().map(|u| u.line)), (1, Some(12)));
     println!("{} lines: {rules:?}, {} unanswered", lines.len(), end.unanswered_total);
 }
+
+#[test]
+fn stateless_exchanges_left_open_stay_within_the_exchange_bound() {
+    use mcp_spec_check::settings::Limits;
+    let limits = Limits { open_exchanges: 8, ..Limits::default() };
+    let mut c = Checker::new(Settings { limits, ..Settings::default() });
+    let lines = recording_2026_clients();
+    let mut n = 0;
+    // 100 clients' requests, id 1 each, none answered: at most 8 exchanges (and their own states) kept.
+    for x in 0..100u64 {
+        for l in &lines[..2] {
+            let mut l = l.clone();
+            l["http"]["x"] = json!(x);
+            n += 1;
+            let o = c.check_line(l.to_string().as_bytes(), n);
+            assert!(o.is_none_or(|o| o.diags.is_empty()), "line {n}: {l}");
+        }
+    }
+    c.finish_transport();
+    let end = c.finish_stream();
+    // Each request is listed unanswered once, whether its exchange was forgotten early or ended here.
+    assert_eq!((end.unanswered_total, c.dropped().exchanges), (100, 92));
+    println!("100 open exchanges, 8 kept: {} unanswered, {:?} dropped", end.unanswered_total, c.dropped());
+}

@@ -938,7 +938,7 @@ fn stateless_exchanges_are_checked_apart() {
     r.s2c(a, marked_tools("string"));
     r.end(a, 40, true);
     // A third and a fourth client call the tool, id 1 again: the marks learnt above still apply.
-    r.post(&[V26, ("mcp-param-region", Some("us-west1"))], call(json!({"region": "us-west1", "query": "q"})), 200, JSON, &[answer.clone()]);
+    r.post(&[V26, ("mcp-param-region", Some("us-west1"))], call(json!({"region": "us-west1", "query": "q"})), 200, JSON, &[answer]);
     assert_eq!(all(&r), Vec::<String>::new(), "{}", String::from_utf8_lossy(&r.text()));
     r.post(&[V26], call(json!({"region": "us-west1", "query": "q"})), 400, None, &[]);
     assert_eq!(all(&r), ["transport.mcp-param-header"], "{}", String::from_utf8_lossy(&r.text()));

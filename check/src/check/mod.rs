@@ -286,7 +286,7 @@ impl Checker {
     /// its session tables, and the HTTP exchanges and sessions of the transport rules.
     pub fn dropped(&self) -> Dropped {
         let parked = self.parked.as_ref().map_or(0, |p| p.transport.forgotten);
-        Dropped { entries: self.session.evictions() + self.dropped_before + self.dropped_now(), exchanges: self.transport.forgotten + parked + self.scopes.forgotten }
+        Dropped { entries: self.session.evictions() + self.dropped_before + self.dropped_now(), exchanges: self.transport.forgotten + parked }
     }
 
     /// Entries the current stream's own tables forgot (the session's count their own).

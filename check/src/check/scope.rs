@@ -32,8 +32,6 @@ pub(super) struct Scopes {
     current: Option<(u64, Own)>,
     /// The requests the ended exchanges left unanswered, for the stream's end.
     ended: StreamEnd,
-    /// Exchanges ended early by the bound.
-    pub(super) forgotten: u64,
 }
 
 /// What a message restores once checked: the session's "whole" verdict, when it was set aside.
@@ -93,7 +91,6 @@ impl Checker {
             None => {
                 if self.scopes.open.len() + 1 >= self.limits.open_exchanges.max(1) {
                     if let Some((_, oldest)) = self.scopes.open.pop_first() {
-                        self.scopes.forgotten += 1;
                         self.session.end_observer(oldest.observer, &mut self.scopes.ended);
                     }
                 }
