@@ -12,7 +12,7 @@ use mcp_spec_engine::observe::{Direction, Observer};
 use mcp_spec_types::negotiate::VersionTracker;
 use mcp_spec_types::tree::Node;
 
-use super::Checker;
+use super::{Checker, Leg};
 use crate::session::{StreamEnd, Waiting, UNANSWERED_LISTED};
 use crate::transport::Part;
 
@@ -25,14 +25,18 @@ struct Own {
 /// The open stateless exchanges' own states.
 #[derive(Default)]
 pub(super) struct Scopes {
-    /// By exchange number; the one swapped in is not here. Past `Limits::open_exchanges` the
+    /// By leg (a bridge recording numbers each leg's exchanges apart) and exchange number; the one
+    /// swapped in is not here. Past `Limits::open_exchanges` the
     /// oldest is ended early (the transport rules forget it at the same bound).
-    open: BTreeMap<u64, Own>,
+    open: BTreeMap<Key, Own>,
     /// The exchange swapped in, and the stream's own state meanwhile.
-    current: Option<(u64, Own)>,
+    current: Option<(Key, Own)>,
     /// The requests the ended exchanges left unanswered, for the stream's end.
     ended: StreamEnd,
 }
+
+/// An exchange: its leg (0: none), its number.
+type Key = (u8, u64);
 
 /// What a message restores once checked: the session's "whole" verdict, when it was set aside.
 pub(super) type Restore = Option<Option<bool>>;
@@ -54,9 +58,11 @@ impl Checker {
             return None;
         };
         let in_flight = |o: &Own| o.observer.is_in_flight(Direction::ClientToServer, &id);
+        let leg = self.key(x).0;
         let current = self.scopes.current.as_ref().filter(|_| self.session.in_flight(&id)).map(|(c, _)| *c);
-        match current.or_else(|| self.scopes.open.iter().rev().find(|(_, o)| in_flight(o)).map(|(y, _)| *y)) {
-            Some(y) => {
+        let other = || self.scopes.open.iter().rev().find(|(k, o)| k.0 == leg && in_flight(o)).map(|(k, _)| *k);
+        match current.filter(|k| k.0 == leg).or_else(other) {
+            Some((_, y)) => {
                 self.enter_exchange(y);
                 None
             }
@@ -81,12 +87,23 @@ impl Checker {
         self.enter_exchange(x);
     }
 
+    /// Exchange `x` of the leg being checked.
+    fn key(&self, x: u64) -> Key {
+        let leg = match self.leg {
+            None => 0,
+            Some(Leg::Client) => 1,
+            Some(Leg::Server) => 2,
+        };
+        (leg, x)
+    }
+
     fn enter_exchange(&mut self, x: u64) {
-        if self.scopes.current.as_ref().is_some_and(|(c, _)| *c == x) {
+        let key = self.key(x);
+        if self.scopes.current.as_ref().is_some_and(|(c, _)| *c == key) {
             return;
         }
         self.leave_exchange();
-        let mut own = match self.scopes.open.remove(&x) {
+        let mut own = match self.scopes.open.remove(&key) {
             Some(own) => own,
             None => {
                 if self.scopes.open.len() + 1 >= self.limits.open_exchanges.max(1) {
@@ -99,23 +116,24 @@ impl Checker {
         };
         self.session.swap_observer(&mut own.observer);
         std::mem::swap(&mut self.versions, &mut own.versions);
-        self.scopes.current = Some((x, own));
+        self.scopes.current = Some((key, own));
     }
 
     /// Swaps the stream's own state back in.
     pub(super) fn leave_exchange(&mut self) {
-        let Some((x, mut own)) = self.scopes.current.take() else { return };
+        let Some((key, mut own)) = self.scopes.current.take() else { return };
         self.session.swap_observer(&mut own.observer);
         std::mem::swap(&mut self.versions, &mut own.versions);
-        self.scopes.open.insert(x, own);
+        self.scopes.open.insert(key, own);
     }
 
     /// Exchange `x` ended: its own state goes, its requests still waiting kept for the stream's end.
     pub fn end_exchange(&mut self, x: u64) {
-        if self.scopes.current.as_ref().is_some_and(|(c, _)| *c == x) {
+        let key = self.key(x);
+        if self.scopes.current.as_ref().is_some_and(|(c, _)| *c == key) {
             self.leave_exchange();
         }
-        if let Some(own) = self.scopes.open.remove(&x) {
+        if let Some(own) = self.scopes.open.remove(&key) {
             self.session.end_observer(own.observer, &mut self.scopes.ended);
         }
     }
