@@ -220,3 +220,31 @@ fn stateless_exchanges_left_open_stay_within_the_exchange_bound() {
     assert_eq!((end.unanswered_total, c.dropped().exchanges), (100, 92));
     println!("100 open exchanges, 8 kept: {} unanswered, {:?} dropped", end.unanswered_total, c.dropped());
 }
+
+#[test]
+fn a_bridge_recordings_legs_number_their_exchanges_apart() {
+    // Exchange 0 of each leg, each with request id 1 in flight: two exchanges, not one.
+    let lines = recording_2026_clients();
+    let mut c = Checker::new(Settings::default());
+    let mut found = Vec::new();
+    for (n, leg) in ["client", "server"].iter().enumerate() {
+        for (i, l) in lines[..2].iter().enumerate() {
+            let mut l = l.clone();
+            l["leg"] = json!(leg);
+            if let Some(o) = c.check_line(l.to_string().as_bytes(), (2 * n + i + 1) as u64) {
+                found.extend(o.diags.iter().map(|d| d.rule));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<&str>::new());
+    // The same four lines without legs are one exchange with id 1 twice.
+    let mut c = Checker::new(Settings::default());
+    let mut found = Vec::new();
+    for (n, l) in lines[..2].iter().chain(&lines[..2]).enumerate() {
+        if let Some(o) = c.check_line(l.to_string().as_bytes(), n as u64 + 1) {
+            found.extend(o.diags.iter().map(|d| d.rule));
+        }
+    }
+    assert!(found.contains(&"stream.id-reused"), "{found:?}");
+    println!("without legs: {found:?}");
+}
