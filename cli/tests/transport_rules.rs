@@ -7,6 +7,7 @@ use common::{check_json, run};
 use serde_json::{json, Map, Value};
 
 /// A recording with HTTP context, built line by line.
+#[derive(Clone)]
 struct Rec {
     lines: Vec<Value>,
     next: u64,
@@ -949,9 +950,17 @@ fn stateless_exchanges_are_checked_apart() {
     r.mirror(&[V26], &list26(7));
     r.c2s(a, list26(7));
     r.post(&[V26], json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}), 202, None, &[]);
+    let cancelled = r.clone();
     r.response(a, 200, json_ct.clone());
     r.end(a, 0, true);
     assert_eq!(all(&r), Vec::<String>::new(), "{}", String::from_utf8_lossy(&r.text()));
+    // The cancellation reached that request: an answer after it is a late one.
+    let mut r = cancelled;
+    r.response(a, 200, json_ct.clone());
+    r.s2c(a, marked_tools("string").as_object().cloned().map(|mut m| { m.insert("id".into(), json!(7)); Value::Object(m) }).unwrap());
+    r.end(a, 40, true);
+    // (Its result is then checked as any result, which this incomplete one is not.)
+    assert_eq!(all(&r), ["stream.response-result", "stream.response-unmatched"], "{}", String::from_utf8_lossy(&r.text()));
 
     // An exchange's answer that names no request of its own exchange is still unmatched.
     let mut r = Rec::bare("2026-07-28");
