@@ -34,6 +34,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("generated", &["generated/src"]),
     ("check", &["check/src"]),
     ("cli", &["cli/src"]),
+    ("guard", &["guard/src"]),
     ("xtask", &["xtask/src"]),
     ("examples", &["examples/src", "examples/conformance/src"]),
 ];
@@ -447,7 +448,7 @@ fn test_targets(root: &Path) -> Vec<String> {
     let manifest = fs::read_to_string(root.join("tests/Cargo.toml")).expect("tests/Cargo.toml");
     let mut out: Vec<String> = manifest.lines().filter_map(|l| l.trim().strip_prefix("path = \"")).filter_map(|p| p.strip_suffix('"')).filter(|p| *p != "support.rs").map(|p| format!("tests/{p}")).collect();
     out.extend(merged_modules(root, "tests").iter().map(|m| format!("tests/{m}.rs")));
-    for pkg in ["generator", "check", "cli", "xtask", "examples", "examples/conformance"] {
+    for pkg in ["generator", "check", "cli", "guard", "xtask", "examples", "examples/conformance"] {
         let mut files = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join(pkg).join("tests")) {
             files.extend(entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "rs")));
