@@ -48,7 +48,7 @@ impl From<&Settings> for Settings {
 /// need them then say less rather than report what they cannot know.
 ///
 /// The defaults suit one checker on a developer's machine: [`Limits::worst_case`] puts them near
-/// 1.8 GiB, and a hostile session measured 84 MiB (check/tests/limits.rs). A process that checks many
+/// 1.9 GiB, and a hostile session measured 84 MiB (check/tests/limits.rs). A process that checks many
 /// sessions at once gives each a share of its memory with [`Limits::within`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -79,8 +79,15 @@ impl Limits {
 
     /// The most an open exchange holds: two sets of kept headers (11 values and 32 `Mcp-Param-*`
     /// pairs of at most 1 KiB each), three lists of 256 request ids of at most 128 bytes inline,
-    /// and the request's method, path, session id and version (each at most 1 KiB).
-    pub const EXCHANGE_BYTES: usize = 2 * (11 + 64) * 1024 + 3 * 256 * (128 + 32) + 4 * 1024 + 1024;
+    /// the request's method, path, session id and version (each at most 1 KiB), and for an
+    /// exchange of a stateless version its own model of requests in flight (8 tables, counted
+    /// twice like the others).
+    pub const EXCHANGE_BYTES: usize = 2 * (11 + 64) * 1024 + 3 * 256 * (128 + 32) + 4 * 1024 + 1024 + 2 * 8 * Self::EXCHANGE_TABLE_BYTES;
+
+    /// The bytes each table of an exchange's own model of requests in flight may hold (an exchange
+    /// of a stateless version, check/scope.rs): its POST carries one request, whose waiting entry
+    /// keeps a few params.
+    pub const EXCHANGE_TABLE_BYTES: usize = 8 * 1024;
 
     /// The most a session of the transport rules holds beyond its event ids: its id (1 KiB at most)
     /// and its entry.

@@ -162,3 +162,89 @@ fn mirrored_headers_are_checked_from_a_layers_own_values() {
     assert_eq!(bad.place.as_deref(), Some("exchange 2 (POST /mcp), request"));
     println!("a mismatched Mcp-Method: {:?}", rules(&bad));
 }
+
+/// Three 2026-07-28 clients through one checker, each numbering its requests from 1, the second's
+/// exchange inside the first's; the third's answer names no request of its own exchange.
+fn recording_2026_clients() -> Vec<Value> {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let h = json!({"accept": "application/json, text/event-stream", "content-type": "application/json", "host": "h", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list"});
+    let request = |x: u64| json!({"http": {"x": x, "at": "request", "method": "POST", "path": "/mcp", "headers": h}});
+    let list = |x: u64| json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}, "http": {"x": x, "part": "request"}});
+    let response = |x: u64| json!({"http": {"x": x, "at": "response", "status": 200, "headers": {"content-type": "application/json"}}});
+    let listed = |x: u64, id: u64| json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": []}}, "http": {"x": x, "part": "response"}});
+    let end = |x: u64| json!({"http": {"x": x, "at": "end", "bytes": 60, "complete": true}});
+    vec![request(0), list(0), request(1), list(1), response(1), listed(1, 1), end(1), response(0), listed(0, 1), end(0), request(2), list(2), response(2), listed(2, 5), end(2)]
+}
+
+#[test]
+fn stateless_clients_share_a_checker_but_not_their_ids() {
+    let lines = recording_2026_clients();
+    // The same findings fed as a layer feeds them as read from the recording: the wrong answer's two.
+    assert_eq!(both_ways("2026-07-28 clients", &lines), 2);
+    let mut c = Checker::new(Settings::default());
+    let mut rules = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(o) = c.check_line(l.to_string().as_bytes(), i as u64 + 1) {
+            rules.extend(o.diags.iter().map(|d| (i + 1, d.rule)));
+        }
+    }
+    rules.extend(c.finish_transport().iter().flat_map(|o| o.diags.iter().map(|d| (0, d.rule)).collect::<Vec<_>>()));
+    let end = c.finish_stream();
+    // The third's answer: unmatched, and its POST's JSON answers no request of it.
+    assert_eq!(rules, [(14, "stream.response-unmatched"), (15, "transport.json-answer")]);
+    // The third client's request was never answered: listed at the stream's end.
+    assert_eq!((end.unanswered_total, end.unanswered.first().map(|u| u.line)), (1, Some(12)));
+    println!("{} lines: {rules:?}, {} unanswered", lines.len(), end.unanswered_total);
+}
+
+#[test]
+fn stateless_exchanges_left_open_stay_within_the_exchange_bound() {
+    use mcp_spec_check::settings::Limits;
+    let limits = Limits { open_exchanges: 8, ..Limits::default() };
+    let mut c = Checker::new(Settings { limits, ..Settings::default() });
+    let lines = recording_2026_clients();
+    let mut n = 0;
+    // 100 clients' requests, id 1 each, none answered: at most 8 exchanges (and their own states) kept.
+    for x in 0..100u64 {
+        for l in &lines[..2] {
+            let mut l = l.clone();
+            l["http"]["x"] = json!(x);
+            n += 1;
+            let o = c.check_line(l.to_string().as_bytes(), n);
+            assert!(o.is_none_or(|o| o.diags.is_empty()), "line {n}: {l}");
+        }
+    }
+    c.finish_transport();
+    let end = c.finish_stream();
+    // Each request is listed unanswered once, whether its exchange was forgotten early or ended here.
+    assert_eq!((end.unanswered_total, c.dropped().exchanges), (100, 92));
+    println!("100 open exchanges, 8 kept: {} unanswered, {:?} dropped", end.unanswered_total, c.dropped());
+}
+
+#[test]
+fn a_bridge_recordings_legs_number_their_exchanges_apart() {
+    // Exchange 0 of each leg, each with request id 1 in flight: two exchanges, not one.
+    let lines = recording_2026_clients();
+    let mut c = Checker::new(Settings::default());
+    let mut found = Vec::new();
+    for (n, leg) in ["client", "server"].iter().enumerate() {
+        for (i, l) in lines[..2].iter().enumerate() {
+            let mut l = l.clone();
+            l["leg"] = json!(leg);
+            if let Some(o) = c.check_line(l.to_string().as_bytes(), (2 * n + i + 1) as u64) {
+                found.extend(o.diags.iter().map(|d| d.rule));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<&str>::new());
+    // The same four lines without legs are one exchange with id 1 twice.
+    let mut c = Checker::new(Settings::default());
+    let mut found = Vec::new();
+    for (n, l) in lines[..2].iter().chain(&lines[..2]).enumerate() {
+        if let Some(o) = c.check_line(l.to_string().as_bytes(), n as u64 + 1) {
+            found.extend(o.diags.iter().map(|d| d.rule));
+        }
+    }
+    assert!(found.contains(&"stream.id-reused"), "{found:?}");
+    println!("without legs: {found:?}");
+}

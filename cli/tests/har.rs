@@ -497,3 +497,25 @@ fn no_answer_is_owed_to_a_request_cancelled_while_its_stream_was_open() {
         assert!(found.iter().all(|f| !f.is_empty()), "cancel of {cancels} at {at} s: {found:?}");
     }
 }
+
+/// 2026-07-28 clients in one HAR, each numbering its requests from 1: no session, so one stream,
+/// but each entry is an exchange of its own (no `stream.id-reused`); an answer naming no request of
+/// its entry is still unmatched.
+#[test]
+fn stateless_entries_are_checked_apart() {
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let tools = |id: u64| json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": []}}).to_string();
+    let post26 = |n: u32, answer: String| {
+        let mut e = entry(&t(n), Some(list.clone()), 200, "application/json", &answer);
+        let h = e["request"]["headers"].as_array_mut().unwrap();
+        h.push(json!({"name": "Content-Type", "value": "application/json"}));
+        h.push(json!({"name": "MCP-Protocol-Version", "value": "2026-07-28"}));
+        h.push(json!({"name": "Mcp-Method", "value": "tools/list"}));
+        e
+    };
+    let rules = |o: &Out| o.found.iter().map(|f| f.3.clone()).filter(|r| r.starts_with("stream.") || r.starts_with("session.")).collect::<Vec<_>>();
+    let o = check("clients.har", &har(vec![post26(0, tools(1)), post26(1, tools(1)), post26(2, tools(1))]));
+    assert_eq!(rules(&o), Vec::<String>::new(), "{:?}", o.found);
+    let o = check("wrong.har", &har(vec![post26(0, tools(1)), post26(1, tools(5))]));
+    assert_eq!(rules(&o), ["stream.response-unmatched"], "{:?}", o.found);
+}

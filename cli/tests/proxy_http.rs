@@ -500,3 +500,46 @@ async fn a_deleted_session_frees_its_stream() {
     let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
     assert_eq!(found, format!("{} passed, 0 failed\n", 3 * n));
 }
+
+/// 2026-07-28 has no sessions, and each client numbers its own requests: two clients through the
+/// proxy both send id 1, one while the other's waits. Each exchange is checked on its own (no
+/// `stream.id-reused`, each answer paired with its own request), an answer naming no request of
+/// its exchange is still `stream.response-unmatched`, and `check` of the recording finds the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessionless_clients_are_checked_apart() {
+    fn answer(seen: &Seen, _: u16) -> Answer {
+        let request: Value = serde_json::from_slice(&seen.body).unwrap_or(Value::Null);
+        let id = if seen.headers.contains_key("x-wrong-id") { Value::from(99) } else { request["id"].clone() };
+        let pause = if seen.headers.contains_key("x-slow") { 300 } else { 0 };
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "tools": []}}).to_string();
+        (200, vec![("content-type", "application/json".into())], vec![(pause, body.into_bytes())])
+    }
+    let up = upstream(answer).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/mcp", up.port), &[]);
+    let url = format!("http://127.0.0.1:{}/mcp", proxy.port);
+    let c = client();
+    let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#.to_vec();
+    let h = [("content-type", "application/json"), ("accept", "application/json, text/event-stream"), ("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/list")];
+    let slow = [h.as_slice(), &[("x-slow", "1")]].concat();
+    let later = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        send(&c, "POST", &url, &h, vec![(0, list.clone())]).await
+    };
+    let (a, b) = tokio::join!(send(&c, "POST", &url, &slow, vec![(0, list.clone())]), later);
+    assert_eq!((a.0, b.0), (200, 200));
+    let wrong = [h.as_slice(), &[("x-wrong-id", "1")]].concat();
+    assert_eq!(send(&c, "POST", &url, &wrong, vec![(0, list.clone())]).await.0, 200);
+    assert_eq!(proxy.stop(), 0);
+
+    let rules = |text: &str| -> Vec<String> { text.lines().filter_map(|l| Some(l.split('[').nth(1)?.split(']').next()?.to_string())).collect() };
+    // The rules over exchanges and sessions (the stub's bodies are not complete 2026-07-28 messages).
+    let spanning = |text: &str| -> Vec<String> { rules(text).into_iter().filter(|r| ["stream.", "session.", "transport."].iter().any(|p| r.starts_with(p))).collect() };
+    let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
+    // The wrong answer: unmatched, its result checked as an unmatched one's, and its POST's JSON answers no request of it.
+    assert_eq!(spanning(&found), ["stream.response-result", "stream.response-unmatched", "transport.json-answer"], "{found}");
+    let check = common::run(&["check", proxy.record.path()], None);
+    let mut sorted = [rules(&check.stdout), rules(&found)];
+    sorted.iter_mut().for_each(|r| r.sort());
+    assert_eq!(sorted[0], sorted[1], "{}", check.stdout);
+    assert_eq!(check.stdout.lines().last(), found.lines().last(), "{}\n{found}", check.stdout);
+}

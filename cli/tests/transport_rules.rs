@@ -7,6 +7,7 @@ use common::{check_json, run};
 use serde_json::{json, Map, Value};
 
 /// A recording with HTTP context, built line by line.
+#[derive(Clone)]
 struct Rec {
     lines: Vec<Value>,
     next: u64,
@@ -906,4 +907,72 @@ fn max_findings_bounds_transport_findings_too() {
     let lines: Vec<&str> = run.stdout.lines().filter(|l| l.contains("exchange 2")).collect();
     assert_eq!(lines.len(), 2, "{}", run.stdout);
     assert!(lines[1].contains("and 2 more findings (2 of them errors)"), "{}", run.stdout);
+}
+
+/// 2026-07-28 has no sessions and every client numbers its own requests: two clients' POSTs
+/// through one proxy carry the same ids. Each exchange is checked on its own (its request with the
+/// answers on its response), while the `x-mcp-header` marks one exchange's `tools/list` taught still
+/// hold for the later ones; a session of an earlier version still shares its ids.
+#[test]
+fn stateless_exchanges_are_checked_apart() {
+    // The rules over exchanges and sessions (the bodies here are not complete 2026-07-28 messages).
+    let all = |r: &Rec| -> Vec<String> {
+        let rules = check_json(&["-"], Some(&r.text())).1.found.into_iter().map(|f| f.rule);
+        rules.filter(|r| ["stream.", "session.", "transport."].iter().any(|p| r.starts_with(p))).collect()
+    };
+    let list26 = |id| request26(id, "tools/list", json!({}));
+    let call = |args: Value| request26(1, "tools/call", json!({"name": "sql", "arguments": args}));
+    let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [], "resultType": "complete"}});
+    let json_ct = json!({"content-type": "application/json"});
+    let mut r = Rec::bare("2026-07-28");
+    // Two clients' `tools/list`, both id 1, the second answered while the first waits.
+    let a = r.request("POST", &[V26]);
+    r.mirror(&[V26], &list26(1));
+    let b = r.request("POST", &[V26]);
+    r.mirror(&[V26], &list26(1));
+    r.c2s(a, list26(1));
+    r.c2s(b, list26(1));
+    r.response(b, 200, json_ct.clone());
+    r.s2c(b, marked_tools("string"));
+    r.end(b, 40, true);
+    r.response(a, 200, json_ct.clone());
+    r.s2c(a, marked_tools("string"));
+    r.end(a, 40, true);
+    // A third and a fourth client call the tool, id 1 again: the marks learnt above still apply.
+    r.post(&[V26, ("mcp-param-region", Some("us-west1"))], call(json!({"region": "us-west1", "query": "q"})), 200, JSON, &[answer]);
+    assert_eq!(all(&r), Vec::<String>::new(), "{}", String::from_utf8_lossy(&r.text()));
+    r.post(&[V26], call(json!({"region": "us-west1", "query": "q"})), 400, None, &[]);
+    assert_eq!(all(&r), ["transport.mcp-param-header"], "{}", String::from_utf8_lossy(&r.text()));
+
+    // A client cancels, in a POST of its own, a request in flight on another exchange: known there.
+    let mut r = Rec::bare("2026-07-28");
+    let a = r.request("POST", &[V26]);
+    r.mirror(&[V26], &list26(7));
+    r.c2s(a, list26(7));
+    r.post(&[V26], json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}), 202, None, &[]);
+    let cancelled = r.clone();
+    r.response(a, 200, json_ct.clone());
+    r.end(a, 0, true);
+    assert_eq!(all(&r), Vec::<String>::new(), "{}", String::from_utf8_lossy(&r.text()));
+    // The cancellation reached that request: an answer after it is a late one.
+    let mut r = cancelled;
+    r.response(a, 200, json_ct.clone());
+    r.s2c(a, marked_tools("string").as_object().cloned().map(|mut m| { m.insert("id".into(), json!(7)); Value::Object(m) }).unwrap());
+    r.end(a, 40, true);
+    // (Its result is then checked as any result, which this incomplete one is not.)
+    assert_eq!(all(&r), ["stream.response-result", "stream.response-unmatched"], "{}", String::from_utf8_lossy(&r.text()));
+
+    // An exchange's answer that names no request of its own exchange is still unmatched.
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], list26(1), 200, JSON, &[marked_tools("string")]);
+    let mut other = marked_tools("string");
+    other["id"] = json!(2);
+    r.post(&[V26], list26(3), 200, JSON, &[other]);
+    // (And its result is checked as an unmatched one, and the JSON answer answers no request of its POST.)
+    assert_eq!(all(&r), ["stream.response-result", "stream.response-unmatched", "transport.json-answer"], "{}", String::from_utf8_lossy(&r.text()));
+    // A 2025-11-25 session reusing an id: one stream, as before.
+    let mut r = Rec::new("2025-11-25");
+    r.list(1);
+    r.list(1);
+    assert_eq!(all(&r), ["stream.id-reused"], "{}", String::from_utf8_lossy(&r.text()));
 }

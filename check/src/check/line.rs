@@ -90,6 +90,9 @@ impl Checker {
         let mut out = Outcome { line, ..Outcome::default() };
         self.transport.line = line;
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.transport.line(l)));
+        if let HttpLine::End { x, .. } = l {
+            self.end_exchange(*x);
+        }
         let f = match r {
             Ok(f) => f,
             Err(p) => {
@@ -129,7 +132,9 @@ impl Checker {
             out.place = Some(f.at.place(Some(at.part), event));
             out.http = Some(f.at.http(Some(at.part), event));
             out.diags.extend(f.diags.into_iter().map(|d| c.strictly(d)));
+            let restore = c.scope_for(Some(at.x), at.part, msg);
             c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "", out);
+            c.restore(restore);
         });
         out
     }
@@ -174,6 +179,7 @@ impl Checker {
 
     fn check_node_inner(&mut self, value: Node<'_>, out: &mut Outcome) {
         let Some(o) = value.as_object().filter(|o| o.contains_key("msg") && !o.contains_key("jsonrpc")) else {
+            self.leave_exchange();
             return self.check_parts(Wrapper::default(), value, "", out);
         };
         // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc` (in the
@@ -186,6 +192,8 @@ impl Checker {
         }
         let Some(wrapper) = self.wrapper(o, out) else { return };
         let msg = o.get("msg").expect("a wrapper has `msg`");
+        let mut restore = None;
+        let mut x = None;
         if let Some(h) = o.get("http") {
             match transport::jsonl::read(h, true) {
                 Ok(Http::Message(at)) => {
@@ -195,12 +203,18 @@ impl Checker {
                     out.place = Some(f.at.place(Some(at.part), event));
                     out.http = Some(f.at.http(Some(at.part), event));
                     out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
+                    x = Some(at.x);
+                    restore = self.scope_for(x, at.part, msg);
                 }
                 Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
                 Err(e) => out.diags.push(error("/http", "line.http", e)),
             }
         }
+        if x.is_none() {
+            self.leave_exchange();
+        }
         self.check_parts(wrapper, msg, "/msg", out);
+        self.restore(restore);
     }
 
     /// A wrapper's keys (`dir`, `protocol`, `leg`, `type`); `None` when one is wrong (reported).

@@ -4,12 +4,13 @@
 //!
 //! One file per part: `line.rs` reads a line's wrapper, `message.rs` types requests and
 //! notifications, `response.rs` responses, `apps.rs` the MCP Apps channel, `typed.rs` one value as
-//! one type.
+//! one type, `scope.rs` the exchanges of a stateless version (each checked on its own).
 
 mod apps;
 mod line;
 mod message;
 mod response;
+mod scope;
 mod typed;
 
 use std::collections::HashSet;
@@ -93,6 +94,8 @@ pub struct Checker {
     /// `_meta`, `structuredContent`, ...), is skipped (typed.rs).
     too_costly: Option<crate::cost::TooCostly>,
     limits: Limits,
+    /// The open exchanges of a stateless version, each with its own requests in flight (scope.rs).
+    scopes: scope::Scopes,
     /// Entries the checker's own tables (tasks, the MCP Apps channel's requests) forgot in earlier streams.
     dropped_before: u64,
 }
@@ -188,6 +191,7 @@ impl Checker {
                 Protocol::Auto => Transport::with_limits("exchange", limits),
             },
             limits,
+            scopes: scope::Scopes::default(),
             dropped_before: 0,
         }
     }
@@ -206,6 +210,7 @@ impl Checker {
         self.leg = None;
         self.parked = None;
         self.transport.reset();
+        self.scopes = scope::Scopes::default();
     }
 
     /// Checks the lines of `leg` from here on: the other leg's stream is parked, this one's taken back.
@@ -213,6 +218,7 @@ impl Checker {
         if self.leg == Some(leg) {
             return;
         }
+        self.leave_exchange();
         if self.leg.is_some() {
             let limits = self.limits;
             let p = self.parked.get_or_insert_with(|| Box::new(Parked::new(limits)));
@@ -233,6 +239,7 @@ impl Checker {
     /// Ends the exchanges of the current stream that never ended: what their end rules find, on
     /// the line of each one's request. Call before [`Checker::finish_stream`].
     pub fn finish_transport(&mut self) -> Vec<Outcome> {
+        self.leave_exchange();
         let found = self.transport.finish();
         let outcome = |f: transport::Found| {
             let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() };
@@ -245,7 +252,9 @@ impl Checker {
     /// Ends the current stream: the findings only its end can show (attached to the line they
     /// concern) and the requests left unanswered. Call before [`Checker::reset_stream`].
     pub fn finish_stream(&mut self) -> StreamEnd {
+        let exchanges = self.end_exchanges();
         let mut end = self.session.finish();
+        scope::merge(&mut end, exchanges);
         // A bridge recording: the other leg ends too.
         if let (Some(leg), Some(_)) = (self.leg, &self.parked) {
             self.switch_leg(if leg == Leg::Client { Leg::Server } else { Leg::Client });

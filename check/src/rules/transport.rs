@@ -32,6 +32,13 @@ const NEGOTIATED_HEADER: Span = ("2025-06-18", Some("2025-11-25"));
 const PRIMING: Span = ("2025-11-25", Some("2025-11-25"));
 const STATELESS: Span = ("2026-07-28", None);
 
+/// Whether `version`'s Streamable HTTP is stateless (no sessions: each request carries its
+/// version and capabilities, and is answered on its own POST's response).
+pub fn stateless(version: &str) -> bool {
+    use crate::versions::version_index;
+    version_index(version).zip(version_index(STATELESS.0)).is_some_and(|(v, since)| v >= since)
+}
+
 pub static POST_ACCEPT: Rule = error(
     "transport.post-accept",
     &["transport/post-accept"],

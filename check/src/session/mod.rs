@@ -303,6 +303,18 @@ pub struct Session {
     table_bytes: usize,
 }
 
+/// The requests of `observer` still waiting, into `end` (the first [`UNANSWERED_LISTED`] listed).
+fn unanswered(observer: &Observer<Waiting>, end: &mut StreamEnd) {
+    for d in [Direction::ClientToServer, Direction::ServerToClient] {
+        end.unanswered_total += observer.in_flight_len(d);
+        for r in observer.in_flight(d).map(|f| &f.attachment.sent) {
+            if end.unanswered.len() < UNANSWERED_LISTED {
+                end.unanswered.push(Unanswered { dir: dir_name(d), id: r.id.to_string(), method: r.method.to_string(), line: r.line });
+            }
+        }
+    }
+}
+
 fn observer(bytes: usize) -> Observer<Waiting> {
     Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: bytes })
 }
@@ -461,17 +473,38 @@ impl Session {
         self.messages.add((self.leg, dir, kind), &clip(method));
     }
 
+    /// A model of requests in flight for one exchange of a stateless version (check/scope.rs):
+    /// it holds that exchange's few requests, so its tables are small.
+    pub(crate) fn exchange_observer(&self) -> Observer<Waiting> {
+        observer(self.table_bytes.min(crate::settings::Limits::EXCHANGE_TABLE_BYTES))
+    }
+
+    /// Whether the client's request `id` is in flight.
+    pub(crate) fn in_flight(&self, id: &Value) -> bool {
+        self.observer.is_in_flight(Direction::ClientToServer, id)
+    }
+
+    /// Swaps the model of requests in flight with `other` (an exchange's own, check/scope.rs).
+    pub(crate) fn swap_observer(&mut self, other: &mut Observer<Waiting>) {
+        std::mem::swap(&mut self.observer, other);
+    }
+
+    /// Ends an exchange's own model: its requests still waiting go to `end`, what it forgot is counted.
+    pub(crate) fn end_observer(&mut self, ended: Observer<Waiting>, end: &mut StreamEnd) {
+        self.evicted_before += ended.forgotten();
+        unanswered(&ended, end);
+    }
+
+    /// Whether the stream is a whole session (the module docs), until [`Session::restore_whole`]
+    /// says otherwise: set to `false` while a message whose context the checker cannot see is checked.
+    pub(crate) fn set_whole(&mut self, whole: Option<bool>) -> Option<bool> {
+        std::mem::replace(&mut self.whole, whole)
+    }
+
     /// The end of the stream: late findings, and the requests still waiting.
     pub fn finish(&mut self) -> StreamEnd {
         let mut end = StreamEnd::default();
-        for d in [Direction::ClientToServer, Direction::ServerToClient] {
-            end.unanswered_total += self.observer.in_flight_len(d);
-            for r in self.observer.in_flight(d).map(|f| &f.attachment.sent) {
-                if end.unanswered.len() < UNANSWERED_LISTED {
-                    end.unanswered.push(Unanswered { dir: dir_name(d), id: r.id.to_string(), method: r.method.to_string(), line: r.line });
-                }
-            }
-        }
+        unanswered(&self.observer, &mut end);
         if self.apps && self.enabled && self.whole == Some(true) {
             end.outcomes = apps::finish(self.strict, &self.tools, &self.resources);
         }

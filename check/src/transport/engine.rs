@@ -191,6 +191,15 @@ impl Transport {
         ex.result_version.unwrap_or(ex.version)
     }
 
+    /// Whether exchange `x` is open and of a stateless version (2026-07-28 on: no session, its
+    /// request naming its version in `MCP-Protocol-Version` or `_meta`): its request and the
+    /// answers on its response belong together, apart from every other exchange's.
+    pub fn stateless(&self, x: u64) -> bool {
+        let Some(ex) = self.open.get(&x) else { return false };
+        let named = ex.req.protocol_version.as_deref().or(ex.meta_version.as_deref()).and_then(known);
+        ex.at.session_id.is_none() && !ex.legacy && named.is_some_and(rules::stateless)
+    }
+
     /// Feeds one line of HTTP context.
     pub fn line(&mut self, line: &HttpLine) -> Found {
         let x = line.x();

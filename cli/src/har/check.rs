@@ -344,7 +344,15 @@ impl Group {
                     }
                 }
             }
+            // A stateless version's entry is an exchange of its own (mcp-spec-check's scope.rs).
+            let own = e.stateless();
+            if own {
+                checker.begin_exchange(e.at.x);
+            }
             check_entry(checker, name, &e, pieces.into_iter().enumerate().collect(), true, &found, rep, messages)?;
+            if own {
+                checker.end_exchange(e.at.x);
+            }
         }
         for s in &mut self.streams {
             // Up to the last response whose request was sent: what comes after it waits for the next POST.

@@ -103,6 +103,11 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    /// An exchange of a stateless version: no session, and an `MCP-Protocol-Version` of 2026-07-28 on.
+    pub(crate) fn stateless(&self) -> bool {
+        self.at.session_id.is_none() && self.req.protocol_version.as_deref().is_some_and(crate::transport::rules::stateless)
+    }
+
     fn from_raw(index: usize, raw: read::RawEntry) -> Entry {
         let started = raw.started_date_time.kept();
         let (method, url, req_headers, post) = raw.request.parts();
