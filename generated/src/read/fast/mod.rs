@@ -128,7 +128,7 @@ pub(super) fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut 
 /// Whether two keys of the same length are equal: up to 16 bytes as two overlapping words
 /// (a key is short, and a call to `memcmp` costs more than the compare).
 #[inline]
-fn same_key(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same_key(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
