@@ -85,7 +85,11 @@ where
     T: Serialize + WriteJson + 'static,
     F: Fn(&Msg) -> Result<T, String> + Clone + 'static,
 {
-    typed(name, id, reads_as, move |m: &Msg| f(m).map(Fast))
+    // The reading row reads the value as it is; only the writes need the wrapper (wrapping
+    // there would be a copy of every message that the other contenders' rows do not make).
+    let g = f.clone();
+    let decode: DecodeFn = Rc::new(move |m| g(m).map(|t| Box::new(Fast(t)) as Box<dyn Write>));
+    contender(name, id, reads_as, parse_fn(f), decode)
 }
 
 /// A contender for a type read straight from the line's bytes.
@@ -95,14 +99,23 @@ where
     F: Fn(&Msg) -> Result<T, String> + Clone + 'static,
 {
     let g = f.clone();
-    let parse: ParseFn = Rc::new(move |m| match f(m) {
+    let decode: DecodeFn = Rc::new(move |m| g(m).map(|t| Box::new(t) as Box<dyn Write>));
+    contender(name, id, reads_as, parse_fn(f), decode)
+}
+
+/// The reading row of a contender: reads each message and keeps nothing. The value is looked
+/// at where it was returned, not moved out (a copy of every message).
+fn parse_fn<T: 'static, F: Fn(&Msg) -> Result<T, String> + 'static>(f: F) -> ParseFn {
+    Rc::new(move |m| match &f(m) {
         Ok(t) => {
-            black_box(&t);
+            black_box(t);
             true
         }
         Err(_) => false,
-    });
-    let decode: DecodeFn = Rc::new(move |m| g(m).map(|t| Box::new(t) as Box<dyn Write>));
+    })
+}
+
+fn contender(name: &'static str, id: &'static str, reads_as: impl Into<String>, parse: ParseFn, decode: DecodeFn) -> Contender {
     Contender { name, id, reads_as: reads_as.into(), run: Ok((parse, Some(decode))), writer: Writer::SerdeJson, write_only: false }
 }
 
@@ -129,13 +142,7 @@ fn tree_from_slice<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, String
 
 /// A row that only reads (its writes would repeat another row's).
 fn parse_only<T: 'static>(name: &'static str, id: &'static str, reads_as: impl Into<String>, f: fn(&Msg) -> Result<T, String>) -> Contender {
-    let parse: ParseFn = Rc::new(move |m| match f(m) {
-        Ok(t) => {
-            black_box(&t);
-            true
-        }
-        Err(_) => false,
-    });
+    let parse = parse_fn(f);
     Contender { name, id, reads_as: reads_as.into(), run: Ok((parse, None)), writer: Writer::SerdeJson, write_only: false }
 }
 

@@ -104,20 +104,36 @@ pub(crate) enum Outcome<T> {
 }
 
 pub(crate) fn read_outcome<'de, T: de::Deserialize<'de>>(text: &'de str) -> Outcome<T> {
-    let before = GAVE_UP.with(|g| g.replace(false));
-    let mut r = Reader::new(text, 0);
-    let out = T::deserialize(&mut r);
-    // Input after the value: serde_json's error (`trailing characters`).
-    let trailing = r.peek().is_some();
-    let gave_up = GAVE_UP.with(|g| g.replace(before));
+    let mut ending = Ending::default();
+    let out = read_value(text, &mut ending);
     // Matched in place rather than mapped: a message is a few hundred bytes, and each
     // rewrapping of it is a copy.
     match out {
-        _ if gave_up => Outcome::Left,
-        Ok(_) if trailing => Outcome::Left,
+        _ if ending.gave_up => Outcome::Left,
+        Ok(_) if ending.trailing => Outcome::Left,
         Ok(v) => Outcome::Read(v),
         Err(_) => Outcome::Refused,
     }
+}
+
+/// How a read ended, besides its value.
+#[derive(Default)]
+struct Ending {
+    /// The reader gave up (recorded): serde_json must read the input.
+    gave_up: bool,
+    /// Input after the value: serde_json's error (`trailing characters`).
+    trailing: bool,
+}
+
+/// Reads `text` as one `T`, and says in `ending` how the read ended: the value is returned
+/// as the reader made it, without an outcome wrapped around it.
+fn read_value<'de, T: de::Deserialize<'de>>(text: &'de str, ending: &mut Ending) -> Result<T> {
+    let before = GAVE_UP.with(|g| g.replace(false));
+    let mut r = Reader::new(text, 0);
+    let out = T::deserialize(&mut r);
+    ending.trailing = r.peek().is_some();
+    ending.gave_up = GAVE_UP.with(|g| g.replace(before));
+    out
 }
 
 mod deserializer;
@@ -163,24 +179,48 @@ use reader::*;
 /// # }
 /// ```
 pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8]) -> std::result::Result<T, serde_json::Error> {
-    match std::str::from_utf8(bytes).map_or(Outcome::Left, read_fast) {
-        Outcome::Read(v) => Ok(v),
-        Outcome::Refused => refused(|| serde_json::from_slice(bytes)),
-        Outcome::Left => guess_then_read(|| serde_json::from_slice(bytes)),
+    match std::str::from_utf8(bytes) {
+        Ok(json) => answer(json, || serde_json::from_slice(bytes)),
+        Err(_) => guess_then_read(|| serde_json::from_slice(bytes)),
     }
 }
 
 /// [`from_slice`] for a string.
 pub fn from_str<'a, T: de::Deserialize<'a>>(json: &'a str) -> std::result::Result<T, serde_json::Error> {
-    match read_fast(json) {
-        Outcome::Read(v) => Ok(v),
-        Outcome::Refused => refused(|| serde_json::from_str(json)),
-        Outcome::Left => guess_then_read(|| serde_json::from_str(json)),
+    answer(json, || serde_json::from_str(json))
+}
+
+/// [`read_fast`] as the answer, with `serde` (serde_json's read of the same input) where this
+/// reader cannot give it. One function, so that a value read is moved once, into the answer.
+fn answer<'a, T: de::Deserialize<'a>>(
+    json: &'a str,
+    serde: impl Fn() -> std::result::Result<T, serde_json::Error>,
+) -> std::result::Result<T, serde_json::Error> {
+    let guessing = Guessing::set(true);
+    let mut ending = Ending::default();
+    let out = read_value(json, &mut ending);
+    if guessing.went_wrong() {
+        drop((out, guessing));
+        let not_guessing = Guessing::set(false);
+        let out = read_outcome(json);
+        drop(not_guessing);
+        return match out {
+            Outcome::Read(v) => Ok(v),
+            Outcome::Refused => refused(serde),
+            Outcome::Left => guess_then_read(serde),
+        };
+    }
+    drop(guessing);
+    // As `read_outcome` decides: read, refused, or left to serde_json.
+    match out {
+        Ok(v) if !ending.gave_up && !ending.trailing => Ok(v),
+        Err(_) if !ending.gave_up => refused(serde),
+        _ => guess_then_read(serde),
     }
 }
 
 /// The crate's own reader, guessing, and after a wrong guess not guessing (the order
-/// [`guess_then_read`] follows with serde_json).
+/// [`guess_then_read`] follows with serde_json). [`answer`] is this, inlined.
 fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Outcome<T> {
     // A guard rather than `with_guessing`: the value stays where `read` put it, not moved
     // through a tuple.

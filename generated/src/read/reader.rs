@@ -95,6 +95,24 @@ fn find_special_tail(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+thread_local! {
+    /// The scratch buffer of the last reader that unescaped a string, kept for the next one:
+    /// a reader per message (and per handover) would otherwise grow its own from empty.
+    static SCRATCH: Cell<String> = const { Cell::new(String::new()) };
+}
+
+/// A scratch buffer larger than this is not kept between reads.
+const SCRATCH_KEPT: usize = 1 << 16;
+
+impl Drop for Reader<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.scratch.capacity() != 0 && self.scratch.capacity() <= SCRATCH_KEPT {
+            SCRATCH.with(|s| s.set(std::mem::take(&mut self.scratch)));
+        }
+    }
+}
+
 impl<'de> Reader<'de> {
     /// A reader of `text`, which starts `depth` levels deep in the document.
     pub(crate) fn new(text: &'de str, depth: u32) -> Self {
@@ -183,6 +201,9 @@ impl<'de> Reader<'de> {
     fn string_escaped<'s>(&'s mut self, start: usize, end: usize) -> Result<Str<'de, 's>> {
         if self.bytes.get(end) != Some(&b'\\') {
             return give_up();
+        }
+        if self.scratch.capacity() == 0 {
+            self.scratch = SCRATCH.with(Cell::take);
         }
         self.scratch.clear();
         self.scratch.push_str(&self.text[start..end]);

@@ -346,3 +346,64 @@ fn refused_inputs_get_serde_json_errors() {
     assert_eq!(failed, 0);
     assert!(refused > 100, "only {refused} refusals");
 }
+
+/// Strings with escapes are unescaped in a buffer each reader takes from the last one: a
+/// shorter string after a longer one, in a reader of its own, keeps nothing of the first.
+#[test]
+fn a_kept_scratch_buffer_holds_only_the_string_read() {
+    let (mut passed, mut failed) = (0, 0);
+    let texts = [
+        format!("{}\\n{}", "a".repeat(300), "b".repeat(300)),
+        "x\\ty".to_string(),
+        "\\\"".to_string(),
+        format!("{}\\u00e9", "c".repeat(40)),
+        "z\\\\".to_string(),
+    ];
+    for round in 0..3 {
+        for t in &texts {
+            let json = format!("\"{t}\"");
+            let ours: Option<String> = read(&json);
+            let theirs: String = serde_json::from_str(&json).unwrap();
+            if ours.as_deref() == Some(theirs.as_str()) {
+                passed += 1;
+            } else {
+                failed += 1;
+                eprintln!("round {round}: {json} read as {ours:?}, serde_json reads {theirs:?}");
+            }
+        }
+    }
+    println!("kept scratch buffer: {passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
+}
+
+/// The key compare of the reader's tables (words, not `memcmp`) tells apart keys of every
+/// length that differ in any one byte.
+#[test]
+fn keys_that_differ_in_one_byte_are_different_keys() {
+    let (mut passed, mut failed) = (0, 0);
+    for len in 0..=40usize {
+        let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        if fast::same_key(&a, &a.clone()) {
+            passed += 1;
+        } else {
+            failed += 1;
+            eprintln!("length {len}: a key differs from itself");
+        }
+        for at in 0..len {
+            let mut b = a.clone();
+            b[at] ^= 0x20;
+            if fast::same_key(&a, &b) {
+                failed += 1;
+                eprintln!("length {len}: keys differing at {at} compare equal");
+            } else {
+                passed += 1;
+            }
+        }
+        if len > 0 && fast::same_key(&a, &a[..len - 1]) {
+            failed += 1;
+            eprintln!("length {len}: a key equals its own prefix");
+        }
+    }
+    println!("key compare: {passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
+}

@@ -505,8 +505,8 @@ impl<Id: Serialize, Res: Serialize> Serialize for ResultResponse<Id, Res> {
 // Generic over any `Id` and `Res`: read through serde (the envelope's own path reads it inside a message).
 impl<Id, Res> __private::ReadRest for ResultResponse<Id, Res> {
     const OFFERS: bool = false;
-    fn read_rest(_: &str, _: u32) -> Option<Self> {
-        None
+    fn read_rest<E: serde::de::Error>(_: &str, _: u32) -> Result<Self, E> {
+        Err(E::custom("left to serde_json"))
     }
 }
 

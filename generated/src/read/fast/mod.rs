@@ -115,13 +115,32 @@ pub(super) fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut 
             seen.push(key.reborrow());
         }
         let name = key.as_str().as_bytes();
-        // Length and first byte before the whole key: most keys differ there, without a call to `memcmp`.
-        match known.iter().position(|k| k.key.len() == name.len() && k.key.as_bytes().first() == name.first() && k.key.as_bytes() == name) {
+        // Length and first byte before the whole key: most keys differ there; the rest is
+        // compared in words, without a call to `memcmp`.
+        match known.iter().position(|k| k.key.len() == name.len() && k.key.as_bytes().first() == name.first() && same_key(k.key.as_bytes(), name)) {
             Some(i) => fill(b, i, known[i].rule, key, r)?,
             None => b.unknown(key, r)?,
         }
     }
     r.leave(b'}')
+}
+
+/// Whether two keys of the same length are equal: up to 16 bytes as two overlapping words
+/// (a key is short, and a call to `memcmp` costs more than the compare).
+#[inline]
+pub(super) fn same_key(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w4 = |s: &[u8], i: usize| u32::from_le_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
+    let w8 = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
 }
 
 fn fill<'de>(b: &mut dyn Slots, i: usize, rule: Rule, key: Key<'de>, r: &mut Reader<'de>) -> Fast<()> {
@@ -266,20 +285,16 @@ pub fn deserialize<'de, D: Deserializer<'de>, T: FastRead, V: Entry<'de, Value =
     d.deserialize_newtype_struct(FAST_TOKEN, Channel(v, PhantomData))
 }
 
-/// Reads the rest of the input handed over, and says how much of it was read.
-fn read_rest<T: FastRead>(text: &str, depth: u32) -> Fast<T> {
-    let mut r = Reader::new(text, depth);
-    let out = T::read_fast(&mut r);
-    if out.is_ok() {
-        set_read(r.pos);
-    }
-    out
-}
-
-/// The structs' and tagged unions' serde visitors take the reader's handover through this.
+/// The structs' and tagged unions' serde visitors take the reader's handover through this:
+/// it reads the rest of the input handed over, and says how much of it was read.
 impl<T: FastRead> ReadRest for T {
-    fn read_rest(text: &str, depth: u32) -> Option<T> {
-        read_rest(text, depth).ok()
+    fn read_rest<E: de::Error>(text: &str, depth: u32) -> Result<T, E> {
+        let mut r = Reader::new(text, depth);
+        let out = T::read_fast(&mut r).map_err(|_| E::custom("left to serde_json"));
+        if out.is_ok() {
+            set_read(r.pos);
+        }
+        out
     }
 }
 
@@ -303,7 +318,7 @@ impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V> 
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
-        handed_over(v).unwrap_or_else(|| self.0.visit_borrowed_str(v))
+        handed_over(v, || self.0.visit_borrowed_str(v))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {

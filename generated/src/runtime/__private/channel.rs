@@ -44,16 +44,19 @@ pub trait ReadRest: Sized {
     /// not read says no, and is read through serde).
     const OFFERS: bool = true;
     /// Reads a value from the start of `text` (at nesting `depth`) and records how much was read;
-    /// `None` when it cannot, and the read is then left to serde_json.
-    fn read_rest(text: &str, depth: u32) -> Option<Self>;
+    /// an error when it cannot, and the read is then left to serde_json.
+    fn read_rest<E: serde::de::Error>(text: &str, depth: u32) -> Result<Self, E>;
 }
 
-/// What a visitor given `v` by `visit_borrowed_str` reads, when `v` is the rest of the input
-/// handed over; `None` when `v` is a string value.
-pub(crate) fn handed_over<T: ReadRest, E: serde::de::Error>(v: &str) -> Option<Result<T, E>> {
+/// What a visitor given `v` by `visit_borrowed_str` reads: the value read from `v` when it is
+/// the rest of the input handed over, else `string`'s (`v` is a string value). The result is
+/// returned as it is made, not rewrapped: a message is a few hundred bytes, and each rewrapping
+/// is a copy.
+#[inline]
+pub(crate) fn handed_over<T: ReadRest, E: serde::de::Error>(v: &str, string: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
     match take_handover() {
-        Some(Handover::Rest { depth }) => Some(T::read_rest(v, depth).ok_or_else(|| E::custom("left to serde_json"))),
-        _ => None,
+        Some(Handover::Rest { depth }) => T::read_rest(v, depth),
+        _ => string(),
     }
 }
 

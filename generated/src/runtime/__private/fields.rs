@@ -131,7 +131,7 @@ where
         b.finish()
     }
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<B::Output, E> {
-        handed_over(v).unwrap_or_else(|| self.visit_str(v))
+        handed_over(v, || self.visit_str(v))
     }
 }
 
@@ -166,7 +166,7 @@ impl<'de, U: Tagged + ReadRest> Visitor<'de> for TaggedVisitor<U> {
         f.write_str(U::EXPECTING)
     }
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<U, E> {
-        handed_over(v).unwrap_or_else(|| self.visit_str(v))
+        handed_over(v, || self.visit_str(v))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
         offer(false);
