@@ -70,6 +70,16 @@ pub struct Guard<S> {
     shared: Arc<Shared>,
 }
 
+/// In the extensions of a response the layer made itself (a refused request, one past the body
+/// limit, or one it could not check with `fail_open` off): what it read of the request and what it
+/// answered, for a caller that records the traffic.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    /// The request's body, when it was read whole.
+    pub request: Option<Bytes>,
+    pub answer: Bytes,
+}
+
 /// What the request check decided.
 enum Verdict {
     Pass,
@@ -132,7 +142,10 @@ where
             }
         };
         if let Verdict::Answer(status, body) = verdict {
-            return Ok(answer(status, body));
+            let body = Bytes::from(body);
+            let mut r = answer(status, body.clone());
+            r.extensions_mut().insert(Answered { request: read.whole.clone(), answer: body });
+            return Ok(r);
         }
         (read.forward, stream, owner, answered)
     } else {
@@ -241,7 +254,7 @@ fn answer_headers(body: &[u8]) -> http::HeaderMap {
     h
 }
 
-fn answer<RB>(status: StatusCode, body: Vec<u8>) -> Response<GuardBody<RB>> {
+fn answer<RB>(status: StatusCode, body: Bytes) -> Response<GuardBody<RB>> {
     let headers = answer_headers(&body);
     let mut r = Response::new(GuardBody::answer(body));
     *r.status_mut() = status;

@@ -372,3 +372,20 @@ fn an_answer_not_polled_to_its_end_is_told_as_it_was() {
     });
     assert_eq!(*ends.lock().unwrap(), vec![(0, true), (0, false)]);
 }
+
+#[test]
+fn the_layers_own_answer_carries_what_it_read_and_said() {
+    use http_body_util::BodyExt;
+    use tower_service::Service;
+    let seen = Seen::default();
+    let (guard, _) = layer(Config::enforce());
+    let mut svc = guard.layer(Echo::default());
+    let response = run(&seen, svc.call(post(BAD_CALL, &[("mcp-session-id", "s1")]))).unwrap();
+    let answered = response.extensions().get::<mcp_spec_guard::Answered>().cloned().expect("the refusal is marked");
+    let body = run(&seen, response.into_body().collect()).unwrap().to_bytes();
+    assert_eq!(answered.request.as_deref(), Some(BAD_CALL.as_bytes()));
+    assert_eq!(answered.answer, body);
+    // What the service answered is not marked.
+    let response = run(&seen, svc.call(post(r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#, &[("mcp-session-id", "s1")]))).unwrap();
+    assert!(response.extensions().get::<mcp_spec_guard::Answered>().is_none());
+}
