@@ -5,8 +5,9 @@
 //! each body splits it into messages (a JSON body, each SSE event) and queues them, with their HTTP
 //! context, for the recorder (record.rs) without waiting; the recorder writes `--record` and feeds
 //! the same checker child as the stdio proxy (../checking.rs), one checker stream per
-//! `Mcp-Session-Id`. The proxy runs until SIGINT, SIGTERM or SIGHUP, then reports the end of
-//! each stream and exits.
+//! `Mcp-Session-Id`. With `--enforce` or `--metrics`, the guard layer wraps the forwarding too
+//! (checked.rs). The proxy runs until SIGINT, SIGTERM or SIGHUP, then reports the end of each
+//! stream and exits.
 
 mod body;
 mod checked;
