@@ -92,7 +92,7 @@ pub struct ProxyCmd {
     /// With --http: answer a request that breaks a MUST with the JSON-RPC error its version defines (naming each rule and pointer) instead of forwarding it; the upstream never sees it. Without it everything passes and is reported
     #[arg(long, requires = "http", conflicts_with = "to")]
     pub enforce: bool,
-    /// With --http: serve the checks' counters at http://ADDR/metrics in Prometheus' text format: messages by method and direction, findings by rule and severity, the time each check takes (port 0: any, announced on stderr)
+    /// With --http: serve the checks' counters at http://HOST:PORT/metrics in Prometheus' text format: messages by method and direction, findings by rule and severity, the time each check takes (port 0: any, announced on stderr)
     #[arg(long, value_name = "HOST:PORT", requires = "http", conflicts_with = "to", value_parser = NonEmptyStringValueParser::new())]
     pub metrics: Option<String>,
     /// Internal: this process is the proxy's checker child, with its role

@@ -13,15 +13,17 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Full};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, ALLOW, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use mcp_spec_guard::{Answered, Config, Guard, GuardBody, GuardLayer, McpChecks};
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tower_service::Service;
 
 use super::body::BoxError;
@@ -101,20 +103,31 @@ pub async fn serve(listener: TcpListener, g: Arc<Guarded>, serving: Arc<Serving>
 /// The media type of the text `GuardMetrics::text` writes (OpenMetrics, which Prometheus asks for).
 const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
+/// Scrapers served at once; more are closed at once (a scraper retries at its next interval).
+const METRICS_CONNECTIONS: usize = 16;
+
+/// How long a scraper may take to send its request head (and a kept-alive connection may idle).
+const METRICS_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Serves `GET /metrics` on `listener` for as long as the runtime runs.
 pub async fn serve_metrics(listener: TcpListener, layer: GuardLayer) {
+    let connections = Arc::new(Semaphore::new(METRICS_CONNECTIONS));
     loop {
         let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
+        let Ok(permit) = connections.clone().try_acquire_owned() else { continue };
         let layer = layer.clone();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                 let answer = metrics_answer(&layer, request.method(), request.uri().path());
                 async move { Ok::<_, Infallible>(answer) }
             });
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            let mut http1 = hyper::server::conn::http1::Builder::new();
+            http1.timer(TokioTimer::new()).header_read_timeout(METRICS_HEADER_TIMEOUT);
+            let _ = http1.serve_connection(TokioIo::new(stream), service).await;
+            drop(permit);
         });
     }
 }
