@@ -218,6 +218,19 @@ fn prometheus_scrapes_the_counters_and_they_match_the_recording() {
     // The answers are checked as they pass: the last scrape to count them all is awaited.
     let messages: u64 = lines.iter().filter(|l| l["dir"] == "c2s").map(|l| 1 + u64::from(l["msg"].get("id").is_some())).sum::<u64>() + 2 * 3;
     prometheus.wait_until(&format!("{messages} messages"), |p| p.query("sum(mcp_guard_messages_total)").first().is_some_and(|(_, v)| *v as u64 == messages));
+    // A message is counted just before its findings: the checks' count standing still over more
+    // than a scrape says every check has been counted.
+    let checks_now = |p: &Prometheus| p.query("sum(mcp_guard_check_seconds_count)").first().map_or(0.0, |c| c.1);
+    let mut last = -1.0;
+    prometheus.wait_until("the checks' count settle", |p| {
+        let now = checks_now(p);
+        let settled = now == last;
+        last = now;
+        if !settled {
+            std::thread::sleep(Duration::from_millis(1500));
+        }
+        settled
+    });
     let findings = by(&prometheus, &["rule"], "mcp_guard_findings_total");
     let by_method = by(&prometheus, &["method", "direction"], "mcp_guard_messages_total");
     let check_count = prometheus.query("sum(mcp_guard_check_seconds_count)");
