@@ -30,6 +30,7 @@ mod proxy_hardening;
 mod proxy_http;
 mod proxy_http_hardening;
 mod proxy_http_real;
+mod proxy_http_layer;
 mod proxy_real;
 mod proxy_stop;
 mod session_rules;

@@ -120,8 +120,8 @@ impl<B> GuardBody<B> {
         GuardBody { inner: Inner::Service { body: Box::pin(body), tap: tap.map(Box::new) } }
     }
 
-    pub(crate) fn answer(bytes: Vec<u8>) -> Self {
-        GuardBody { inner: Inner::Answer(Some(bytes.into())) }
+    pub(crate) fn answer(bytes: Bytes) -> Self {
+        GuardBody { inner: Inner::Answer(Some(bytes)) }
     }
 }
 

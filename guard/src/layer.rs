@@ -11,7 +11,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use http::{header, HeaderValue, Method, Request, Response, StatusCode};
 use http_body::Body;
-use mcp_spec_types::tree::Doc;
+use mcp_spec_types::tree::{Doc, Node};
 use mcp_spec_types::validate::Severity;
 use tracing::Span;
 
@@ -22,7 +22,7 @@ use crate::inspect::{Checks, Direction, Finding, RequestHead};
 use crate::sessions::{Sessions, StreamRef};
 use crate::shared::{Owner, Shared};
 use crate::tap::{At, Tap};
-use crate::telemetry::{record_error, record_request, request_span, Stats};
+use crate::telemetry::{method_label, record_error, record_request, request_span, Stats};
 
 /// The layer: wraps any Streamable HTTP MCP service (`tower_service::Service<http::Request<_>>`).
 /// Clones share the sessions and counters.
@@ -68,6 +68,16 @@ impl<S> tower_layer::Layer<S> for GuardLayer {
 pub struct Guard<S> {
     inner: S,
     shared: Arc<Shared>,
+}
+
+/// In the extensions of a response the layer made itself (a refused request, one past the body
+/// limit, or one it could not check with `fail_open` off): what it read of the request and what it
+/// answered, for a caller that records the traffic.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    /// The request's body, when it was read whole.
+    pub request: Option<Bytes>,
+    pub answer: Bytes,
 }
 
 /// What the request check decided.
@@ -120,26 +130,29 @@ where
     let session = session_of(&parts.headers);
     let version = parts.headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
     let head = RequestHead { method: &parts.method, uri: &parts.uri, headers: &parts.headers };
-    let (forward, stream, owner) = if parts.method == Method::POST {
+    let (forward, stream, owner, answered) = if parts.method == Method::POST {
         let read = Forward::read(body, shared.config.limits.max_body).await;
-        let (stream, owner, verdict) = match &read.whole {
+        let (stream, owner, verdict, answered) = match &read.whole {
             Some(bytes) => check_request(&shared, x, head, session.as_deref(), bytes, &span),
             None => {
                 let (stream, owner) = shared.stream_for(session.as_deref(), None, version);
                 let _ = shared.check(&stream, session.as_deref(), Direction::ClientToServer, &span, |s| s.request(x, head));
                 let verdict = too_long(&shared, read.too_long, &span);
-                (stream, owner, verdict)
+                (stream, owner, verdict, None)
             }
         };
         if let Verdict::Answer(status, body) = verdict {
-            return Ok(answer(status, body));
+            let body = Bytes::from(body);
+            let mut r = answer(status, body.clone());
+            r.extensions_mut().insert(Answered { request: read.whole.clone(), answer: body });
+            return Ok(r);
         }
-        (read.forward, stream, owner)
+        (read.forward, stream, owner, answered)
     } else {
         // GET (the session's stream) and DELETE pass; their heads are checked.
         let (stream, owner) = shared.stream_for(session.as_deref(), None, version);
         let _ = shared.check(&stream, session.as_deref(), Direction::ClientToServer, &span, |s| s.request(x, head));
-        (Forward::pass(body), stream, owner)
+        (Forward::pass(body), stream, owner, None)
     };
     let method = parts.method.clone();
     let response = inner.call(Request::from_parts(parts, forward)).await?;
@@ -166,21 +179,23 @@ where
     }
     let content_type = parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
     let session = if own { None } else { session.or(assigned) };
-    let at = At { stream, session, own, x, span, start: (method == Method::POST).then_some(start) };
+    let at = At { stream, session, own, x, span, start: (method == Method::POST).then_some(start), answered };
     let tap = Tap::new(shared.clone(), at, content_type);
     Ok(Response::from_parts(parts, GuardBody::service(body, Some(tap))))
 }
 
-/// Checks a POST's head and body; picks its stream.
-fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option<&str>, bytes: &[u8], span: &Span) -> (StreamRef, Owner, Verdict) {
+/// Checks a POST's head and body; picks its stream. Also: the method a single request's answer
+/// answers (the `method` label of that answer's count).
+fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option<&str>, bytes: &[u8], span: &Span) -> (StreamRef, Owner, Verdict, Option<&'static str>) {
     let doc = Doc::parse_slice(bytes);
     let body = doc.as_ref().ok().map(Doc::root);
     let not_json = doc.as_ref().err().map(|e| format!("not JSON: {e}"));
     let version = head.headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
     let (stream, owner) = shared.stream_for(session, body, version);
+    let answered = body.filter(|b| b.get("id").is_some()).and_then(|b| b.get("method")).and_then(Node::as_str).map(method_label);
     if let Some(b) = body {
         record_request(span, b);
-        shared.stats.messages(Direction::ClientToServer, b);
+        shared.stats.messages(Direction::ClientToServer, b, None);
     }
     let checked = shared.check(&stream, session, Direction::ClientToServer, span, |s| {
         let mut found = s.request(x, head);
@@ -213,7 +228,7 @@ fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option
             Verdict::Answer(status, answer)
         }
     };
-    (stream, owner, verdict)
+    (stream, owner, verdict, answered)
 }
 
 /// A body past the limit, or one that failed: unchecked; 413 in enforce mode.
@@ -239,7 +254,7 @@ fn answer_headers(body: &[u8]) -> http::HeaderMap {
     h
 }
 
-fn answer<RB>(status: StatusCode, body: Vec<u8>) -> Response<GuardBody<RB>> {
+fn answer<RB>(status: StatusCode, body: Bytes) -> Response<GuardBody<RB>> {
     let headers = answer_headers(&body);
     let mut r = Response::new(GuardBody::answer(body));
     *r.status_mut() = status;

@@ -52,7 +52,7 @@ pub use body::{Forward, GuardBody};
 pub use checker::McpChecks;
 pub use config::{Config, Level, Limits, Mode};
 pub use inspect::{Checks, Direction, Event, Finding, RequestHead, Stream};
-pub use layer::{Guard, GuardLayer};
+pub use layer::{Answered, Guard, GuardLayer};
 #[cfg(feature = "metrics")]
 pub use metrics::GuardMetrics;
 pub use telemetry::Stats;

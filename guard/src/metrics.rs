@@ -1,19 +1,19 @@
 //! The layer's counters for Prometheus (feature `metrics`): [`GuardMetrics`], a `prometheus-client`
 //! collector read at each scrape, so the layer keeps one set of counters ([`Stats`]) whether or
 //! not it is scraped. Labels are closed sets: `rule` (the checker's catalogue), `severity`,
-//! `direction` (`c2s`, `s2c`).
+//! `method`, `direction` (`c2s`, `s2c`).
 //!
-//! - `mcp_guard_requests_total`, `mcp_guard_messages_total{direction}`,
+//! - `mcp_guard_requests_total`, `mcp_guard_messages_total{method,direction}` (`method`: the
+//!   versions' methods, an answer its request's, else `_OTHER`),
 //!   `mcp_guard_findings_total{rule,severity,direction}`, `mcp_guard_refused_total`,
 //!   `mcp_guard_unchecked_total{what}` (`body`: past the body limit, `message`: past the message
 //!   limit), `mcp_guard_internal_total`, `mcp_guard_sessions_dropped_total{why}` (`evicted`, `reset`);
-//! - `mcp_guard_check_seconds_total`: time spent checking (the latency the layer adds);
+//! - `mcp_guard_check_seconds`: a histogram of each check's time (the latency the layer adds);
 //! - `mcp_guard_sessions`, `mcp_guard_session_bytes`: kept now;
 //! - `mcp_server_operation_duration_seconds`: OpenTelemetry's `mcp.server.operation.duration`,
 //!   with its advised buckets.
 
 use std::fmt;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use prometheus_client::collector::Collector;
@@ -22,7 +22,7 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::{Registry, Unit};
 
 use crate::shared::Shared;
-use crate::telemetry::{Stats, DURATION_BUCKETS};
+use crate::telemetry::Stats;
 
 /// The collector of one layer's counters (its clones share them).
 pub struct GuardMetrics {
@@ -51,6 +51,12 @@ fn counter(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, value: u
     encoder.encode_descriptor(name, help, None, MetricType::Counter)?.encode_counter::<NoLabelSet, _, u64>(&value, None)
 }
 
+/// A histogram in seconds from per-bucket counts (not cumulative, the last `+Inf`).
+fn histogram(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, buckets: &[(f64, u64)], sum: f64) -> fmt::Result {
+    let count = buckets.iter().map(|b| b.1).sum();
+    encoder.encode_descriptor(name, help, Some(&Unit::Seconds), MetricType::Histogram)?.encode_histogram::<NoLabelSet>(sum, count, buckets, None)
+}
+
 fn gauge(encoder: &mut DescriptorEncoder<'_>, name: &str, help: &str, value: u64) -> fmt::Result {
     encoder.encode_descriptor(name, help, None, MetricType::Gauge)?.encode_gauge(&value)
 }
@@ -59,9 +65,9 @@ impl Collector for GuardMetrics {
     fn encode(&self, mut encoder: DescriptorEncoder<'_>) -> fmt::Result {
         let s = &self.shared.stats;
         counter(&mut encoder, "mcp_guard_requests", "HTTP requests seen", Stats::get(&s.requests))?;
-        let mut m = encoder.encode_descriptor("mcp_guard_messages", "JSON-RPC messages checked, by direction", None, MetricType::Counter)?;
-        for (dir, n) in [("c2s", &s.messages_c2s), ("s2c", &s.messages_s2c)] {
-            m.encode_family(&[("direction", dir)])?.encode_counter::<NoLabelSet, _, u64>(&Stats::get(n), None)?;
+        let mut m = encoder.encode_descriptor("mcp_guard_messages", "JSON-RPC messages checked, by method (an answer: its request's) and direction", None, MetricType::Counter)?;
+        for ((method, dir), n) in s.messages_by_method() {
+            m.encode_family(&[("method", method), ("direction", dir)])?.encode_counter::<NoLabelSet, _, u64>(&n, None)?;
         }
         let mut m = encoder.encode_descriptor("mcp_guard_findings", "Findings reported, by rule, severity and direction", None, MetricType::Counter)?;
         for ((rule, severity, dir), n) in s.findings() {
@@ -77,15 +83,13 @@ impl Collector for GuardMetrics {
         for (why, n) in [("evicted", &s.evicted), ("reset", &s.reset)] {
             m.encode_family(&[("why", why)])?.encode_counter::<NoLabelSet, _, u64>(&Stats::get(n), None)?;
         }
-        let seconds = s.check_nanos.load(Ordering::Relaxed) as f64 / 1e9;
-        encoder.encode_descriptor("mcp_guard_check_seconds", "Time spent checking", None, MetricType::Counter)?.encode_counter::<NoLabelSet, _, u64>(&seconds, None)?;
+        let (buckets, sum) = s.checks();
+        histogram(&mut encoder, "mcp_guard_check", "Time of each check (a message, an HTTP head or end): the latency the layer adds", &buckets, sum)?;
         let (kept, bytes) = self.shared.sessions.usage();
         gauge(&mut encoder, "mcp_guard_sessions", "Sessions kept", kept as u64)?;
         gauge(&mut encoder, "mcp_guard_session_bytes", "Bytes the kept sessions' checkers may hold", bytes as u64)?;
-        let (counts, sum) = s.operations();
-        let mut buckets: Vec<(f64, u64)> = DURATION_BUCKETS.iter().copied().zip(counts).collect();
-        buckets.push((f64::INFINITY, counts[DURATION_BUCKETS.len()]));
+        let (buckets, sum) = s.operations();
         let help = "Time from a request's receipt to the end of its answer (OpenTelemetry's mcp.server.operation.duration)";
-        encoder.encode_descriptor("mcp_server_operation_duration", help, Some(&Unit::Seconds), MetricType::Histogram)?.encode_histogram::<NoLabelSet>(sum, counts.iter().sum(), &buckets, None)
+        histogram(&mut encoder, "mcp_server_operation_duration", help, &buckets, sum)
     }
 }

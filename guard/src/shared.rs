@@ -55,7 +55,7 @@ impl Shared {
         if let Some(id) = session {
             self.dropped(self.sessions.weigh(id, stream));
         }
-        Stats::add(&self.stats.check_nanos, start.elapsed().as_nanos() as u64);
+        self.stats.checked(start.elapsed());
         let mut refused = Vec::new();
         for f in found {
             let level = self.config.level(f.rule, f.severity);

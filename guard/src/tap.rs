@@ -37,6 +37,8 @@ pub struct Tap {
     span: Span,
     /// When the request came (for `mcp.server.operation.duration`); `None` for a GET's stream.
     start: Option<Instant>,
+    /// The method of the request the answers of this exchange answer (a single request's).
+    answered: Option<&'static str>,
     split: Split,
     taken: Vec<Bytes>,
     bytes: u64,
@@ -53,6 +55,7 @@ pub struct At {
     pub x: u64,
     pub span: Span,
     pub start: Option<Instant>,
+    pub answered: Option<&'static str>,
 }
 
 impl Tap {
@@ -64,7 +67,7 @@ impl Tap {
             Some("text/event-stream") => Split::Sse { parser: SseParser::new(shared.config.limits.max_message), events: 0 },
             _ => Split::Other,
         };
-        Tap { shared, stream: at.stream, session: at.session, own: at.own, x: at.x, span: at.span, start: at.start, split, taken: Vec::new(), bytes: 0, ended: false, done: false }
+        Tap { shared, stream: at.stream, session: at.session, own: at.own, x: at.x, span: at.span, start: at.start, answered: at.answered, split, taken: Vec::new(), bytes: 0, ended: false, done: false }
     }
 
     /// A frame handed on: kept (a reference, not a copy) until [`Tap::check_taken`].
@@ -162,7 +165,7 @@ impl Tap {
         match Doc::parse_slice(text) {
             Ok(doc) => {
                 let root = doc.root();
-                self.shared.stats.messages(Direction::ServerToClient, root);
+                self.shared.stats.messages(Direction::ServerToClient, root, self.answered);
                 for m in root.as_array().map_or_else(|| vec![root], |a| a.iter().collect::<Vec<Node<'_>>>()) {
                     record_answer(&self.span, m);
                 }

@@ -11,9 +11,9 @@
 //! `mcp.guard.refused`. A finding's event has `rule`, `severity`, `pointer`, `direction` and
 //! `message`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use http::HeaderMap;
@@ -121,10 +121,7 @@ pub fn record_error(span: &Span, code: i64) {
 
 /// A finding as an event on the request's span.
 pub fn event(span: &Span, dir: Direction, f: &Finding, refused: bool) {
-    let direction = match dir {
-        Direction::ClientToServer => "c2s",
-        Direction::ServerToClient => "s2c",
-    };
+    let direction = dir_label(dir);
     let (rule, pointer, message) = (f.rule, f.pointer.as_str(), f.message.as_str());
     let severity = match f.severity {
         Severity::Error => "error",
@@ -139,8 +136,51 @@ pub fn event(span: &Span, dir: Direction, f: &Finding, refused: bool) {
 /// OpenTelemetry's advised buckets for `mcp.server.operation.duration`, in seconds.
 pub const DURATION_BUCKETS: [f64; 14] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0];
 
+/// Buckets of one check's time (a message, an HTTP head or end), in seconds: from 10 µs to 1 s.
+pub const CHECK_BUCKETS: [f64; 14] = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.25, 1.0];
+
+/// The `method` label of a message that names no method the versions know, and of an answer
+/// whose request is not known (OpenTelemetry's word for a value outside a closed set).
+pub const OTHER_METHOD: &str = "_OTHER";
+
+/// A method as a label: one of the versions' and extensions' methods, else [`OTHER_METHOD`], so
+/// the label's values stay a closed set whatever the peers send.
+pub fn method_label(method: &str) -> &'static str {
+    static KNOWN: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    let known = KNOWN.get_or_init(|| {
+        let modules = mcp_spec_check::versions::VERSIONS.iter().chain(mcp_spec_check::versions::EXTENSIONS.iter().map(|e| &e.module));
+        modules.flat_map(|m| m.requests.iter().map(|r| r.0).chain(m.notifications.iter().map(|n| n.0))).collect()
+    });
+    known.get(method).copied().unwrap_or(OTHER_METHOD)
+}
+
+/// Observations counted per bucket (not cumulative; the last: past every bound), and their sum.
+pub struct Histogram {
+    bounds: &'static [f64],
+    counts: Vec<AtomicU64>,
+    nanos: AtomicU64,
+}
+
+impl Histogram {
+    fn new(bounds: &'static [f64]) -> Self {
+        Histogram { bounds, counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(), nanos: AtomicU64::new(0) }
+    }
+
+    pub fn observe(&self, took: Duration) {
+        let s = took.as_secs_f64();
+        let i = self.bounds.iter().position(|b| s <= *b).unwrap_or(self.bounds.len());
+        self.counts[i].fetch_add(1, Ordering::Relaxed);
+        self.nanos.fetch_add(took.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+    }
+
+    /// The upper bounds (the last `+Inf`) with their counts, not cumulative, and the total seconds.
+    pub fn read(&self) -> (Vec<(f64, u64)>, f64) {
+        let bounds = self.bounds.iter().copied().chain([f64::INFINITY]);
+        (bounds.zip(self.counts.iter().map(|c| c.load(Ordering::Relaxed))).collect(), self.nanos.load(Ordering::Relaxed) as f64 / 1e9)
+    }
+}
+
 /// The layer's counters, shared by its clones.
-#[derive(Default)]
 pub struct Stats {
     pub requests: AtomicU64,
     /// Messages checked each way (a batch's members one by one).
@@ -160,16 +200,48 @@ pub struct Stats {
     /// Time spent checking, in nanoseconds (the latency the layer adds).
     pub check_nanos: AtomicU64,
     findings: Mutex<BTreeMap<(&'static str, &'static str, &'static str), u64>>,
-    /// `mcp.server.operation.duration`: counts per bucket of [`DURATION_BUCKETS`] (and one past the last), and the sum.
-    durations: [AtomicU64; 15],
-    duration_nanos: AtomicU64,
+    /// Messages by (method label, direction).
+    by_method: Mutex<BTreeMap<(&'static str, &'static str), u64>>,
+    /// Each check's time ([`CHECK_BUCKETS`]).
+    checks: Histogram,
+    /// `mcp.server.operation.duration` ([`DURATION_BUCKETS`]).
+    durations: Histogram,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        let zero = AtomicU64::new;
+        Stats {
+            requests: zero(0),
+            messages_c2s: zero(0),
+            messages_s2c: zero(0),
+            refused: zero(0),
+            too_long: zero(0),
+            unchecked: zero(0),
+            internal: zero(0),
+            evicted: zero(0),
+            reset: zero(0),
+            check_nanos: zero(0),
+            findings: Mutex::default(),
+            by_method: Mutex::default(),
+            checks: Histogram::new(&CHECK_BUCKETS),
+            durations: Histogram::new(&DURATION_BUCKETS),
+        }
+    }
+}
+
+fn dir_label(dir: Direction) -> &'static str {
+    if dir == Direction::ClientToServer {
+        "c2s"
+    } else {
+        "s2c"
+    }
 }
 
 impl Stats {
     pub fn count(&self, dir: Direction, f: &Finding) {
-        let dir = if dir == Direction::ClientToServer { "c2s" } else { "s2c" };
         let severity = if f.severity == Severity::Error { "error" } else { "warning" };
-        *self.findings.lock().unwrap_or_else(PoisonError::into_inner).entry((f.rule, severity, dir)).or_default() += 1;
+        *self.findings.lock().unwrap_or_else(PoisonError::into_inner).entry((f.rule, severity, dir_label(dir))).or_default() += 1;
     }
 
     /// Findings by (rule, severity, direction).
@@ -182,22 +254,45 @@ impl Stats {
         self.findings().iter().filter(|(k, _)| k.0 == rule).map(|(_, n)| n).sum()
     }
 
+    /// Messages by (method, direction): a request's or notification's own method ([`method_label`]),
+    /// an answer's request's.
+    pub fn messages_by_method(&self) -> BTreeMap<(&'static str, &'static str), u64> {
+        self.by_method.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
     pub fn operation(&self, took: Duration) {
-        let s = took.as_secs_f64();
-        let i = DURATION_BUCKETS.iter().position(|b| s <= *b).unwrap_or(DURATION_BUCKETS.len());
-        self.durations[i].fetch_add(1, Ordering::Relaxed);
-        self.duration_nanos.fetch_add(took.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+        self.durations.observe(took);
     }
 
-    /// Operations measured per bucket of [`DURATION_BUCKETS`] (not cumulative; the last: past it), and their total seconds.
-    pub fn operations(&self) -> ([u64; 15], f64) {
-        (self.durations.each_ref().map(|a| a.load(Ordering::Relaxed)), self.duration_nanos.load(Ordering::Relaxed) as f64 / 1e9)
+    /// `mcp.server.operation.duration`: see [`Histogram::read`].
+    pub fn operations(&self) -> (Vec<(f64, u64)>, f64) {
+        self.durations.read()
     }
 
-    /// Counts the messages of a body (a batch's members) checked `dir`.
-    pub fn messages(&self, dir: Direction, body: Node<'_>) {
-        let n = body.as_array().map_or(1, |a| a.len() as u64);
-        Stats::add(if dir == Direction::ClientToServer { &self.messages_c2s } else { &self.messages_s2c }, n);
+    /// One check took `took`.
+    pub fn checked(&self, took: Duration) {
+        Stats::add(&self.check_nanos, took.as_nanos().min(u64::MAX as u128) as u64);
+        self.checks.observe(took);
+    }
+
+    /// Each check's time: see [`Histogram::read`].
+    pub fn checks(&self) -> (Vec<(f64, u64)>, f64) {
+        self.checks.read()
+    }
+
+    /// Counts the messages of a body (a batch's members) checked `dir`; `answered`: the method of
+    /// the request an answer among them answers, when the exchange had one.
+    pub fn messages(&self, dir: Direction, body: Node<'_>, answered: Option<&'static str>) {
+        let members = body.as_array().map_or_else(|| vec![body], |a| a.iter().collect::<Vec<Node<'_>>>());
+        Stats::add(if dir == Direction::ClientToServer { &self.messages_c2s } else { &self.messages_s2c }, members.len() as u64);
+        let mut by = self.by_method.lock().unwrap_or_else(PoisonError::into_inner);
+        for m in members {
+            let method = match m.get("method") {
+                Some(name) => name.as_str().map_or(OTHER_METHOD, method_label),
+                None => answered.unwrap_or(OTHER_METHOD),
+            };
+            *by.entry((method, dir_label(dir))).or_default() += 1;
+        }
     }
 
     pub fn get(a: &AtomicU64) -> u64 {

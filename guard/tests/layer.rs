@@ -214,7 +214,7 @@ fn responses_are_tapped_and_reported_never_altered() {
     assert_eq!(findings.len(), 1);
     assert_eq!((findings[0].0["direction"].as_str(), findings[0].0["pointer"].as_str(), findings[0].0["refused"].as_str()), ("s2c", "/result/oops", "false"));
     let (buckets, _) = guard.stats().operations();
-    assert_eq!(buckets.iter().sum::<u64>(), 1, "one operation measured");
+    assert_eq!(buckets.iter().map(|b| b.1).sum::<u64>(), 1, "one operation measured");
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn the_counters_read_as_prometheus_text() {
     println!("{text}");
     for line in [
         "mcp_guard_requests_total 1",
-        "mcp_guard_messages_total{direction=\"c2s\"} 1",
+        "mcp_guard_messages_total{method=\"tools/call\",direction=\"c2s\"} 1",
         "mcp_guard_findings_total{rule=\"type\",severity=\"error\",direction=\"c2s\"} 1",
         "mcp_guard_refused_total 0",
         "mcp_guard_sessions 1",
@@ -311,6 +311,26 @@ fn the_counters_read_as_prometheus_text() {
     ] {
         assert!(text.lines().any(|l| l == line), "no line {line:?}");
     }
+    // Each check timed: the request's head and body, the answer's head, body and end at least.
+    let checks = text.lines().find_map(|l| l.strip_prefix("mcp_guard_check_seconds_count ")).and_then(|n| n.parse::<u64>().ok());
+    assert!(checks.is_some_and(|n| n >= 4), "{checks:?}");
+}
+
+#[cfg(feature = "metrics")]
+#[test]
+fn messages_count_by_method_and_an_unknown_one_as_other() {
+    let seen = Seen::default();
+    let (guard, _) = layer(Config::default());
+    let mut svc = guard.layer(Echo::default());
+    run(&seen, send(&mut svc, post(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, &[("mcp-session-id", "s1")])));
+    run(&seen, send(&mut svc, post(r#"{"jsonrpc":"2.0","id":2,"method":"made/up"}"#, &[("mcp-session-id", "s1")])));
+    let by = guard.stats().messages_by_method();
+    println!("{by:?}");
+    assert_eq!(by.get(&("tools/list", "c2s")), Some(&1));
+    assert_eq!(by.get(&("tools/list", "s2c")), Some(&1), "an answer counts as its request's method");
+    assert_eq!(by.get(&("_OTHER", "s2c")), Some(&1));
+    assert_eq!(by.get(&("_OTHER", "c2s")), Some(&1), "a method no version knows is not a label value of its own");
+    assert!(!by.keys().any(|k| k.0 == "made/up"));
 }
 
 /// A stream that records the ends it was told.
@@ -351,4 +371,21 @@ fn an_answer_not_polled_to_its_end_is_told_as_it_was() {
         }
     });
     assert_eq!(*ends.lock().unwrap(), vec![(0, true), (0, false)]);
+}
+
+#[test]
+fn the_layers_own_answer_carries_what_it_read_and_said() {
+    use http_body_util::BodyExt;
+    use tower_service::Service;
+    let seen = Seen::default();
+    let (guard, _) = layer(Config::enforce());
+    let mut svc = guard.layer(Echo::default());
+    let response = run(&seen, svc.call(post(BAD_CALL, &[("mcp-session-id", "s1")]))).unwrap();
+    let answered = response.extensions().get::<mcp_spec_guard::Answered>().cloned().expect("the refusal is marked");
+    let body = run(&seen, response.into_body().collect()).unwrap().to_bytes();
+    assert_eq!(answered.request.as_deref(), Some(BAD_CALL.as_bytes()));
+    assert_eq!(answered.answer, body);
+    // What the service answered is not marked.
+    let response = run(&seen, svc.call(post(r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#, &[("mcp-session-id", "s1")]))).unwrap();
+    assert!(response.extensions().get::<mcp_spec_guard::Answered>().is_none());
 }

@@ -33,6 +33,11 @@ session. Runs until SIGINT/SIGTERM/SIGHUP (the recording gains HTTP lines, see
 cli/README.md). With --to VERSION it is a bridge instead: it serves the
 client's version of the transport itself and is an HTTP client of a VERSION
 server at URL.
+--enforce: a request that breaks a MUST is answered by the proxy with the
+JSON-RPC error its version defines (-32602, -32600, -32700, or -32020 with
+HTTP 400 for 2026-07-28's headers), naming each rule and JSON pointer; the
+upstream never sees it, the recording has it. --metrics ADDR serves the
+checks' counters at http://ADDR/metrics for Prometheus.
 exit status: 0; 2 if it could not listen or write its files.";
 
 fn after_help() -> String {
@@ -84,6 +89,12 @@ pub struct ProxyCmd {
     /// With --http: MiB of request and response bodies held at once, over all requests, to split and check them; a request past it is answered 503
     #[arg(long, value_name = "MIB", requires = "http", default_value_t = http::limits::BODY_BUDGET_MIB as u64, value_parser = clap::value_parser!(u64).range(1..))]
     pub body_budget: u64,
+    /// With --http: answer a request that breaks a MUST with the JSON-RPC error its version defines (naming each rule and pointer) instead of forwarding it; the upstream never sees it. Without it everything passes and is reported
+    #[arg(long, requires = "http", conflicts_with = "to")]
+    pub enforce: bool,
+    /// With --http: serve the checks' counters at http://HOST:PORT/metrics in Prometheus' text format: messages by method and direction, findings by rule and severity, the time each check takes (port 0: any, announced on stderr)
+    #[arg(long, value_name = "HOST:PORT", requires = "http", conflicts_with = "to", value_parser = NonEmptyStringValueParser::new())]
+    pub metrics: Option<String>,
     /// Internal: this process is the proxy's checker child, with its role
     #[arg(long, value_name = "ROLE", hide = true)]
     pub checker_child: Option<String>,
@@ -115,7 +126,8 @@ impl ProxyCmd {
                 max_connections: self.max_connections.map_or_else(http::limits::default_max_connections, |n| usize::try_from(n).unwrap_or(usize::MAX)),
                 body_budget: usize::try_from(self.body_budget).unwrap_or(usize::MAX).saturating_mul(1 << 20),
             };
-            Some(Box::new(http::Target::new(listen, &upstream, serve).map_err(UsageError)?))
+            let target = http::Target::new(listen, &upstream, serve).map_err(UsageError)?;
+            Some(Box::new(http::Target { enforce: self.enforce, metrics: self.metrics, ..target }))
         } else {
             // The checker child reads its framed lines on stdin (`-- -`).
             if self.command.is_empty() {

@@ -92,12 +92,20 @@ fn parses_proxy_arguments() {
         &["--record", "a", "--findings", "a", "--", "x"][..],
         &["--http", "--listen", "127.0.0.1:0", "--upstream", "http://h/mcp", "--", "x"][..],
         &["--http", "--listen", "127.0.0.1:0"][..],
+        // The guard layer's options are the HTTP proxy's, not the stdio proxy's or the bridge's.
+        &["--enforce", "--", "x"][..],
+        &["--metrics", "127.0.0.1:0", "--", "x"][..],
+        &["--http", "--listen", "127.0.0.1:0", "--upstream", "http://h/mcp", "--to", "2025-06-18", "--enforce"][..],
+        &["--http", "--listen", "127.0.0.1:0", "--upstream", "http://h/mcp", "--metrics="][..],
     ] {
         let args: Vec<&str> = ["proxy"].iter().chain(bad).copied().collect();
         assert!(p(&args).is_err(), "{bad:?} accepted");
     }
     let Ok(Command::Proxy(a)) = p(&["proxy", "--http", "--listen", "127.0.0.1:0", "--upstream", "http://h/mcp", "--strict"]) else { panic!() };
     assert!(a.http.is_some() && a.command.is_empty() && a.check.strict);
+    assert!(a.http.as_ref().is_some_and(|t| !t.enforce && t.metrics.is_none()), "audit, no metrics, by default");
+    let Ok(Command::Proxy(a)) = p(&["proxy", "--http", "--listen", "127.0.0.1:0", "--upstream", "http://h/mcp", "--enforce", "--metrics", "127.0.0.1:9"]) else { panic!() };
+    assert!(a.http.as_ref().is_some_and(|t| t.enforce && t.metrics.as_deref() == Some("127.0.0.1:9")));
     let Ok(Command::Proxy(a)) = p(&["proxy", "--checker-child=-x", "--strict", "--", "-"]) else { panic!() };
     assert_eq!((a.checker_child.as_deref(), a.check.strict), (Some("-x"), true));
 }

@@ -14,6 +14,8 @@ pub struct HttpProxy {
     pub port: u16,
     pub record: TempFile,
     pub findings: TempFile,
+    /// The line that announced the address (and, with `--metrics`, the counters' address).
+    pub announced: String,
 }
 
 impl HttpProxy {
@@ -33,7 +35,7 @@ impl HttpProxy {
         let port =
             line.split("http://127.0.0.1:").nth(1).and_then(|r| r.split(',').next()).and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address announced: {line:?}"));
         std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::stderr()));
-        HttpProxy { child, port, record, findings }
+        HttpProxy { child, port, record, findings, announced: line }
     }
 
     /// Ends the proxy as Ctrl-C does; returns its exit status.

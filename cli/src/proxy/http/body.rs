@@ -11,6 +11,8 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 use bytes::{Bytes, BytesMut};
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 
 use super::limits::{BodyBudget, Held};
@@ -138,6 +140,12 @@ impl BodyTap {
         self.rec.send(Rec { x: self.x, line, route: Route::None, check: None });
     }
 
+    /// A body that is all there (the guard layer's own answer, the request it refused).
+    pub fn whole(mut self, bytes: &[u8]) {
+        self.feed(bytes);
+        self.finish(None);
+    }
+
     /// The body ended (`error` says why when it did not end well).
     fn finish(mut self, error: Option<&str>) {
         match std::mem::replace(&mut self.kind, Kind::Skip) {
@@ -234,7 +242,8 @@ impl Rewrite {
 
 /// A body forwarded frame by frame through its tap (and, for a legacy SSE stream, the rewrite).
 pub struct Tapped {
-    inner: Incoming,
+    /// Hyper's body, or the guard layer's hand-on of it (`--enforce`, `--metrics`).
+    inner: UnsyncBoxBody<Bytes, BoxError>,
     /// A request body's: where the client's failure is said, for the answer (400, or 503 past the budget).
     fault: Option<Fault>,
     tap: Option<BodyTap>,
@@ -245,12 +254,16 @@ pub struct Tapped {
 
 impl Tapped {
     pub fn new(inner: Incoming, tap: BodyTap, rewrite: Option<Rewrite>) -> Tapped {
-        Tapped { inner, fault: None, tap: Some(tap), rewrite, ended: false }
+        Tapped { inner: boxed(inner), fault: None, tap: Some(tap), rewrite, ended: false }
     }
 
     /// A request body whose failures (the client's) are said in `fault`.
-    pub fn request(inner: Incoming, tap: BodyTap, fault: Fault) -> Tapped {
-        Tapped { inner, fault: Some(fault), tap: Some(tap), rewrite: None, ended: false }
+    pub fn request<B>(inner: B, tap: BodyTap, fault: Fault) -> Tapped
+    where
+        B: Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        Tapped { inner: boxed(inner), fault: Some(fault), tap: Some(tap), rewrite: None, ended: false }
     }
 
     fn pass(&mut self, data: Bytes) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
@@ -310,7 +323,7 @@ impl Body for Tapped {
                     if let Some(t) = this.tap.take() {
                         t.finish(Some(&why));
                     }
-                    return Poll::Ready(Some(Err(e.into())));
+                    return Poll::Ready(Some(Err(e)));
                 }
                 None => this.ended = true,
             }
@@ -337,6 +350,14 @@ impl Tapped {
 }
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+fn boxed<B>(body: B) -> UnsyncBoxBody<Bytes, BoxError>
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    UnsyncBoxBody::new(body.map_err(Into::into))
+}
 
 /// The client's failure while its request body was sent on: the status to answer and why.
 #[derive(Clone, Default)]

@@ -5,10 +5,12 @@
 //! each body splits it into messages (a JSON body, each SSE event) and queues them, with their HTTP
 //! context, for the recorder (record.rs) without waiting; the recorder writes `--record` and feeds
 //! the same checker child as the stdio proxy (../checking.rs), one checker stream per
-//! `Mcp-Session-Id`. The proxy runs until SIGINT, SIGTERM or SIGHUP, then reports the end of
-//! each stream and exits.
+//! `Mcp-Session-Id`. With `--enforce` or `--metrics`, the guard layer wraps the forwarding too
+//! (checked.rs). The proxy runs until SIGINT, SIGTERM or SIGHUP, then reports the end of each
+//! stream and exits.
 
 mod body;
+mod checked;
 pub mod guard;
 pub mod limits;
 pub mod record;
@@ -36,11 +38,15 @@ pub struct Target {
     pub upstream: Upstream,
     pub upstream_url: String,
     pub serve: ServeOptions,
+    /// `--enforce`: the guard layer answers a request that breaks a MUST (checked.rs).
+    pub enforce: bool,
+    /// `--metrics ADDR`: where `GET /metrics` is served.
+    pub metrics: Option<String>,
 }
 
 impl Target {
     pub fn new(listen: String, upstream_url: &str, serve: ServeOptions) -> Result<Target, String> {
-        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string(), serve })
+        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string(), serve, enforce: false, metrics: None })
     }
 
     /// The upstream URL as said on stderr: its query's secret-looking values hidden.
@@ -63,7 +69,21 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
         Ok(l) => l,
         Err(e) => return fail(&e),
     };
-    output::note(&stderr, format!("listening on http://{at}, forwarding to {}", t.shown_url()));
+    // The layer checks in this process only when asked: to answer before forwarding, or to count.
+    let layer = (t.enforce || t.metrics.is_some()).then(|| checked::layer(&a.check, t.enforce));
+    let mut announced = format!("listening on http://{at}, forwarding to {}", t.shown_url());
+    if let (Some(layer), Some(addr)) = (&layer, &t.metrics) {
+        let metrics = match runtime.block_on(tokio::net::TcpListener::bind(addr)).and_then(|l| Ok((l.local_addr()?, l))) {
+            Ok(m) => m,
+            Err(e) => return fail(&format!("could not listen on {addr} (--metrics): {e}")),
+        };
+        announced.push_str(&format!(", metrics on http://{}/metrics", metrics.0));
+        runtime.spawn(checked::serve_metrics(metrics.1, layer.clone()));
+    }
+    if t.enforce {
+        announced.push_str(", refusing requests that break a MUST (--enforce)");
+    }
+    output::note(&stderr, announced);
     warn_beyond_loopback(&stderr, &serving);
 
     let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
@@ -78,7 +98,12 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
 
     let budget = limits::BodyBudget::new(t.serve.body_budget);
     let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0), budget: budget.clone() });
-    runtime.block_on(server::serve(listener, ctx, serving.clone(), stop));
+    match layer {
+        Some(layer) => {
+            runtime.block_on(checked::serve(listener, checked::Guarded::new(&layer, ctx), serving.clone(), stop));
+        }
+        None => runtime.block_on(server::serve(listener, ctx, serving.clone(), stop)),
+    }
     // The exchanges still open end here: their taps record them as cut.
     body::STOPPING.store(true, std::sync::atomic::Ordering::Relaxed);
     runtime.shutdown_timeout(Duration::from_millis(200));

@@ -27,7 +27,7 @@ use super::record::{self, Rec, Recorder, Route};
 use super::upstream::{self, Upstream};
 
 pub type Upstreams = Client<HttpsConnector<HttpConnector>, Tapped>;
-type Answer = Response<Either<Tapped, Full<Bytes>>>;
+pub(super) type Answer = Response<Either<Tapped, Full<Bytes>>>;
 
 /// What every request's handler shares.
 pub struct Ctx {
@@ -159,11 +159,27 @@ pub async fn accept<C, F, B>(
 
 /// The proxy's accept loop.
 pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, serving: Arc<Serving>, stop: impl Future<Output = ()>) {
-    accept(listener, ctx, serving, stop, handle, refused).await
+    accept(listener, ctx, serving, stop, handle::<Incoming>, refused).await
+}
+
+/// What the guard layer answered itself (`--enforce`), recorded as the exchange it was: the
+/// request's head and body, the answer's head and body, and its end.
+pub(super) fn record_answered(ctx: &Ctx, request: &hyper::http::request::Parts, body: Option<&[u8]>, answer: &hyper::http::response::Parts, answer_body: &[u8]) {
+    let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
+    let session = record::header(&request.headers, "mcp-session-id");
+    let line = record::request_line(x, request.method.as_str(), request.uri.path(), request.uri.query(), &request.headers);
+    ctx.rec.send(Rec { x, line, route: Route::Request(session), check: None });
+    if let Some(body) = body {
+        BodyTap::request(ctx.rec.clone(), ctx.budget.clone(), x, is_json(&request.headers)).whole(body);
+    }
+    let route = Route::Response { session: None, ends: false };
+    ctx.rec.send(Rec { x, line: record::response_line(x, answer.status.as_u16(), &answer.headers), route, check: None });
+    let content_type = answer.headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    BodyTap::response(ctx.rec.clone(), ctx.budget.clone(), x, content_type).whole(answer_body);
 }
 
 /// A request the guard refused: recorded (request, response and an end saying why), not sent on.
-fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why: &str) -> Answer {
+pub(super) fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why: &str) -> Answer {
     let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
     let session = record::header(&parts.headers, "mcp-session-id");
     let line = record::request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers);
@@ -178,7 +194,13 @@ fn is_json(h: &hyper::HeaderMap) -> bool {
     })
 }
 
-async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infallible> {
+/// Forwards one request and its answer, recording both (the request body: hyper's, or the guard
+/// layer's hand-on of it).
+pub(super) async fn handle<B>(req: Request<B>, ctx: Arc<Ctx>) -> Result<Answer, Infallible>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<super::body::BoxError>,
+{
     let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
     let (mut parts, body) = req.into_parts();
     let path = parts.uri.path().to_string();
