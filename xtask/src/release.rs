@@ -1,5 +1,6 @@
 //! The release packages, checked by `cargo xtask test`: what `cargo publish` would upload for the
-//! library, the engine, the checker and the CLI, built from the packaged sources alone (RELEASING.md).
+//! published packages (the library, the engine, the checker, the guard layer and the CLI), built
+//! from the packaged sources alone (RELEASING.md).
 
 use std::path::Path;
 
@@ -9,14 +10,26 @@ use crate::summary::Kept;
 pub const CLI: &str = "mcp-spec-types-cli";
 /// The session engine's package, on the library; the checker builds on it.
 pub const ENGINE: &str = "mcp-spec-engine";
-/// The checker's package, on the library and the engine; the CLI builds on it.
+/// The checker's package, on the library and the engine; the guard layer and the CLI build on it.
 pub const CHECK: &str = "mcp-spec-check";
+/// The checking `tower` layer's package, on the library and the checker; the CLI's proxy builds on it.
+pub const GUARD: &str = "mcp-spec-guard";
+
+/// The published packages in their publish order (RELEASING.md), the library's first.
+fn packages(lib: &str) -> [&str; 5] {
+    [lib, ENGINE, CHECK, GUARD, CLI]
+}
+
+/// `-p NAME` for each published package.
+fn package_args(lib: &str) -> Vec<&str> {
+    packages(lib).into_iter().flat_map(|p| ["-p", p]).collect()
+}
 
 /// Registry limit on the size of one package (compressed).
 const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;
 
-/// `cargo publish --dry-run` of the library, the engine, the checker and the CLI together: cargo packages all four, then
-/// builds the engine, the checker and the CLI against the packages it just made (not against the registry, where a new version of
+/// `cargo publish --dry-run` of the published packages together: cargo packages them all, then
+/// builds the engine, the checker, the guard layer and the CLI against the packages it just made (not against the registry, where a new version of
 /// the library is not yet published). Then checks what went into the packages.
 pub fn dry_run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     let check_dir = target_dir(root).join("publish-check");
@@ -25,12 +38,16 @@ pub fn dry_run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     // The build from the packages proves they compile and link; nobody debugs it. It does not take the
     // workspace's `[profile.dev]` (the packages are built outside the workspace), so without the
     // `--config` it would carry full debug info (BENCHMARKS.md, "Issue 32, fifth session").
-    let args = ["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg, "-p", lib, "-p", ENGINE, "-p", CHECK, "-p", CLI, "--config", "profile.dev.debug=false"];
+    let mut args = vec!["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg];
+    args.extend(package_args(lib));
+    args.extend(["--config", "profile.dev.debug=false"]);
     side.cargo(root, &args, &[])?;
     // The dry run keeps its archives in a scratch folder; this writes them where cargo documents.
-    side.cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", ENGINE, "-p", CHECK, "-p", CLI], &[])?;
+    let mut args = vec!["package", "--no-verify", "--quiet", "--allow-dirty"];
+    args.extend(package_args(lib));
+    side.cargo(root, &args, &[])?;
     let dir = target_dir(root).join("package");
-    for (package, manifest) in [(lib, "generated/Cargo.toml"), (ENGINE, "engine/Cargo.toml"), (CHECK, "check/Cargo.toml"), (CLI, "cli/Cargo.toml")] {
+    for (package, manifest) in packages(lib).into_iter().zip(["generated/Cargo.toml", "engine/Cargo.toml", "check/Cargo.toml", "guard/Cargo.toml", "cli/Cargo.toml"]) {
         check_contents(package, &list(root, package)?)?;
         let version = package_version(&root.join(manifest))?;
         let file = dir.join(format!("{package}-{version}.crate"));
@@ -55,7 +72,7 @@ fn forget_earlier_dry_runs(lib: &str, version: &str, check_dir: &Path) -> Result
     if let Ok(entries) = std::fs::read_dir(&fingerprints) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let ours = [lib, ENGINE, CHECK, CLI].iter().any(|p| name.strip_prefix(p).and_then(|rest| rest.strip_prefix('-')).is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit())));
+            let ours = packages(lib).iter().any(|p| name.strip_prefix(p).and_then(|rest| rest.strip_prefix('-')).is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit())));
             if ours {
                 std::fs::remove_dir_all(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
             }
@@ -68,7 +85,7 @@ fn forget_earlier_dry_runs(lib: &str, version: &str, check_dir: &Path) -> Result
         if !entry.file_name().to_string_lossy().starts_with('-') {
             continue;
         }
-        for package in [lib, ENGINE, CHECK] {
+        for package in [lib, ENGINE, CHECK, GUARD] {
             let stale = entry.path().join(format!("{package}-{version}"));
             if stale.exists() {
                 std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;

@@ -61,6 +61,11 @@ pub fn run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     side.cargo(root, &args, &[("CARGO_TARGET_DIR", dir.as_os_str()), ("RUSTDOCFLAGS", OsStr::new("-D warnings"))]).map_err(|e| format!("{} docs: {e}", release::CHECK))?;
     side.line(&format!("doc: {} docs build without warnings", release::CHECK));
     side.passed += 1;
+    // The guard layer, with its one feature (`metrics`).
+    let args = ["doc", "--quiet", "-p", release::GUARD, "--no-deps", "--all-features"];
+    side.cargo(root, &args, &[("CARGO_TARGET_DIR", dir.as_os_str()), ("RUSTDOCFLAGS", OsStr::new("-D warnings"))]).map_err(|e| format!("{} docs: {e}", release::GUARD))?;
+    side.line(&format!("doc: {} docs with all features build without warnings", release::GUARD));
+    side.passed += 1;
     side.times.push(("docs", started.elapsed()));
 
     let started = Instant::now();
