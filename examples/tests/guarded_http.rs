@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hostile::{hostiles, Hostile, V};
-use sdks::{python_client, run, typescript_client};
+use sdks::http_clients_in_both_eras;
 use serde_json::{json, Value};
 
 /// A guarded server on a free port, its stderr's JSON lines collected; stopped when dropped.
@@ -157,24 +157,7 @@ const RMCP_BREAKS: &[&str] = &["transport.event-id-unique"];
 /// The official clients through `server`, in both eras: how many passed. `known`: the rules whose
 /// errors the server is known to make.
 fn sdk_clients_pass(server: &Server, label: &str, known: &[&str]) -> usize {
-    let clients = [("typescript-client-2.4.0", typescript_client("http-client.mjs")), ("python-mcp-2.3.0", python_client("http_client.py"))];
-    let (mut passed, mut failed) = (0, Vec::new());
-    for (name, client) in clients {
-        let command = match client {
-            Ok(Some(c)) => c,
-            Ok(None) => continue,
-            Err(e) => panic!("{name}: installing the SDK failed: {e}"),
-        };
-        for era in ["legacy", "2026-07-28"] {
-            match run(Command::new(&command[0]).args(&command[1..]).arg(server.url()).arg(era)) {
-                Ok(out) => {
-                    passed += 1;
-                    print!("{label}, {name} {era}:\n{out}");
-                }
-                Err(e) => failed.push(format!("{label}, {name} {era} FAILED: {e}")),
-            }
-        }
-    }
+    let (passed, failed) = http_clients_in_both_eras(&server.url(), &format!("{label}, "));
     let mut by_rule = std::collections::BTreeMap::new();
     for (e, _) in server.findings(0) {
         *by_rule.entry(format!("{} {} {}", e["rule"].as_str().unwrap_or("?"), e["severity"].as_str().unwrap_or("?"), e["direction"].as_str().unwrap_or("?"))).or_insert(0) += 1;

@@ -15,7 +15,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 
-use sdks::{python_client, run, typescript_client};
+use sdks::{http_clients_in_both_eras, run};
 
 /// `http_server` on a free port, stopped when dropped.
 struct Server {
@@ -47,27 +47,11 @@ impl Drop for Server {
 #[test]
 fn real_sdk_clients_speak_both_eras_over_http() {
     let server = Server::start();
-    let clients = [("typescript-client-2.4.0", typescript_client("http-client.mjs")), ("python-mcp-2.3.0", python_client("http_client.py"))];
-    let (mut passed, mut failed) = (0, 0);
-    for (name, client) in clients {
-        let command = match client {
-            Ok(Some(c)) => c,
-            Ok(None) => continue,
-            Err(e) => panic!("{name}: installing the SDK failed: {e}"),
-        };
-        for era in ["legacy", "2026-07-28"] {
-            match run(Command::new(&command[0]).args(&command[1..]).arg(server.url()).arg(era)) {
-                Ok(out) => {
-                    passed += 1;
-                    print!("{name} {era}:\n{out}");
-                }
-                Err(e) => {
-                    failed += 1;
-                    println!("{name} {era} FAILED: {e}");
-                }
-            }
-        }
+    let (mut passed, failures) = http_clients_in_both_eras(&server.url(), "");
+    for f in &failures {
+        println!("{f}");
     }
+    let mut failed = failures.len();
     // The SDK v1 client: a session only (it has no 2026-07-28).
     if let Some((node, dir)) = support::pinned_node("tests/stdio_cancel") {
         match run(Command::new(node).arg(dir.join("http_session.mjs")).arg(server.url())) {

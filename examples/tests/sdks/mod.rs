@@ -93,3 +93,30 @@ pub fn typescript_client(script: &str) -> Result<Option<Vec<String>>, String> {
     std::fs::copy(sdk_dir().join(script), dir.join(script)).map_err(|e| e.to_string())?;
     Ok(Some(vec!["node".into(), dir.join(script).to_str().unwrap().into()]))
 }
+
+/// The pinned TypeScript and Python SDK clients (examples/sdk-clients' `http-client.mjs` and
+/// `http_client.py`) against the Streamable HTTP server at `url`, each in both eras (`legacy`,
+/// `2026-07-28`), their output printed under `label`: the runs that passed, and one line per run
+/// that failed. A client whose SDK is missing is skipped as [`typescript_client`] and
+/// [`python_client`] say.
+pub fn http_clients_in_both_eras(url: &str, label: &str) -> (usize, Vec<String>) {
+    let clients = [("typescript-client-2.4.0", typescript_client("http-client.mjs")), ("python-mcp-2.3.0", python_client("http_client.py"))];
+    let (mut passed, mut failed) = (0, Vec::new());
+    for (name, client) in clients {
+        let command = match client {
+            Ok(Some(c)) => c,
+            Ok(None) => continue,
+            Err(e) => panic!("{name}: installing the SDK failed: {e}"),
+        };
+        for era in ["legacy", "2026-07-28"] {
+            match run(Command::new(&command[0]).args(&command[1..]).arg(url).arg(era)) {
+                Ok(out) => {
+                    passed += 1;
+                    print!("{label}{name} {era}:\n{out}");
+                }
+                Err(e) => failed.push(format!("{label}{name} {era} FAILED: {e}")),
+            }
+        }
+    }
+    (passed, failed)
+}
