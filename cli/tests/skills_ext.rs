@@ -1,0 +1,143 @@
+//! `check --ext skills`: the Skills extension's one-value rules (`skills.*`, generated/src/validate/skills.rs)
+//! on its messages. One valid `skills/list` answer checks clean; each case breaks it in one place and gets
+//! exactly that rule's finding; a 2025-11-25 session's Skills messages are reported, not failed.
+
+use crate::common;
+
+use common::lines::{c2s, note, ok, req, s2c};
+use common::{check_json, Cases};
+use serde_json::{json, Value};
+
+fn meta() -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}})
+}
+
+fn jsonl(lines: &[Value]) -> Vec<u8> {
+    lines.iter().flat_map(|l| serde_json::to_vec(l).unwrap().into_iter().chain([b'\n'])).collect()
+}
+
+fn digest(c: char) -> String {
+    format!("sha256:{}", c.to_string().repeat(64))
+}
+
+/// A skill at `skill://acme/<name>/SKILL.md` with `files` (relative paths) besides its `SKILL.md`.
+fn skill(name: &str, files: &[&str]) -> Value {
+    let uri = format!("skill://acme/{name}/SKILL.md");
+    let mut resources = vec![json!({"uri": uri, "digest": digest('a'), "size": 120})];
+    resources.extend(files.iter().map(|f| json!({"uri": format!("skill://acme/{name}/{f}"), "digest": digest('b'), "size": 7})));
+    json!({"uri": uri, "frontmatter": {"name": name, "description": "Does one thing.", "license": "MIT"}, "resources": resources})
+}
+
+fn listing(skills: Vec<Value>) -> Value {
+    json!({"resultType": "complete", "skills": skills, "ttlMs": 1000, "cacheScope": "public"})
+}
+
+/// The findings (line, pointer, rule) of `skills/list` (line 1) answered with `result` (line 2).
+fn findings(result: Value) -> Vec<(u64, String, String)> {
+    let lines = [c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, result))];
+    let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
+    r.found.into_iter().map(|f| (f.line, f.pointer, f.rule)).collect()
+}
+
+fn one(pointer: &str, rule: &str) -> Vec<(u64, String, String)> {
+    vec![(2, pointer.to_string(), rule.to_string())]
+}
+
+#[test]
+fn a_valid_listing_checks_clean() {
+    let skills = vec![skill("refunds", &["examples/a.md", "scripts/x.py"]), json!({"uri": "github://o/r/daily/SKILL.md", "frontmatter": {"name": "daily", "description": "Today."}, "resources": "dynamic"})];
+    let lines = [c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, listing(skills)))];
+    let (code, r) = check_json(&["--ext", "skills", "--strict", "-"], Some(&jsonl(&lines)));
+    assert_eq!((code, r.found.len()), (0, 0), "{:?}", r.found);
+}
+
+#[test]
+fn each_rule_rejects_one_break() {
+    let mut cases = Cases::default();
+    let at = |s: &str| format!("/msg/result/skills/0{s}");
+    let broken = |f: fn(&mut Value)| {
+        let mut s = skill("refunds", &["examples/a.md"]);
+        f(&mut s);
+        listing(vec![s])
+    };
+    let table: Vec<(&str, Value, Vec<(u64, String, String)>)> = vec![
+        ("an uppercase digest", broken(|s| s["resources"][1]["digest"] = json!(digest('B'))), one(&at("/resources/1/digest"), "skills.digest")),
+        ("a short digest", broken(|s| s["resources"][1]["digest"] = json!("sha256:abc")), one(&at("/resources/1/digest"), "skills.digest")),
+        ("a negative size", broken(|s| s["resources"][1]["size"] = json!(-1)), one(&at("/resources/1/size"), "skills.size")),
+        ("a fractional size", broken(|s| s["resources"][1]["size"] = json!(1.5)), one(&at("/resources/1/size"), "skills.size")),
+        ("a uri without SKILL.md", broken(|s| s["uri"] = json!("skill://acme/refunds/README.md")), {
+            let mut v = one(&at("/uri"), "skills.uri");
+            v.push((2, at("/resources"), "skills.resources-skill-md".into()));
+            v
+        }),
+        ("a name the path does not end in", broken(|s| s["frontmatter"]["name"] = json!("refund")), one(&at("/uri"), "skills.name-path")),
+        ("a name with uppercase", broken(|s| {
+            s["uri"] = json!("skill://acme/Refunds/SKILL.md");
+            s["resources"] = json!([{"uri": "skill://acme/Refunds/SKILL.md", "digest": digest('a'), "size": 1}]);
+            s["frontmatter"]["name"] = json!("Refunds");
+        }), one(&at("/frontmatter/name"), "skills.name")),
+        ("an empty description", broken(|s| s["frontmatter"]["description"] = json!(" ")), one(&at("/frontmatter/description"), "skills.description")),
+        ("no SKILL.md entry", broken(|s| {
+            s["resources"].as_array_mut().unwrap().remove(0);
+        }), one(&at("/resources"), "skills.resources-skill-md")),
+        ("a file listed twice", broken(|s| {
+            let again = s["resources"][1].clone();
+            s["resources"].as_array_mut().unwrap().push(again);
+        }), one(&at("/resources/2/uri"), "skills.resources-once")),
+        ("a file of another skill", broken(|s| s["resources"][1]["uri"] = json!("skill://acme/other/a.md")), one(&at("/resources/1/uri"), "skills.resources-inside")),
+        ("a file that climbs out", broken(|s| s["resources"][1]["uri"] = json!("skill://acme/refunds/../x.md")), one(&at("/resources/1/uri"), "skills.resources-inside")),
+        ("more than 16 MiB", broken(|s| s["resources"][1]["size"] = json!(16 * 1024 * 1024)), one(&at("/resources"), "skills.limits")),
+    ];
+    for (name, result, want) in table {
+        cases.check(name, || {
+            let got = findings(result.clone());
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!("expected {want:?}, found {got:?}"))
+            }
+        });
+    }
+    // 513 entries: over the count limit (a warning).
+    let many: Vec<String> = (0..512).map(|i| format!("f{i}.md")).collect();
+    let many = skill("refunds", &many.iter().map(String::as_str).collect::<Vec<_>>());
+    cases.check("more than 512 entries", || {
+        let got = findings(listing(vec![many.clone()]));
+        if got == one(&at("/resources"), "skills.limits") {
+            Ok(())
+        } else {
+            Err(format!("found {got:?}"))
+        }
+    });
+    cases.finish();
+}
+
+#[test]
+fn a_child_directory_has_no_trailing_slash() {
+    let read = |child: &str| {
+        let children = json!([{"uri": child, "name": "templates", "mimeType": "inode/directory"}]);
+        let lines = [
+            c2s(req(1, "resources/directory/read", json!({"uri": "skill://acme/refunds", "_meta": meta()}))),
+            s2c(ok(1, json!({"resultType": "complete", "resources": children}))),
+        ];
+        let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
+        r.found.into_iter().map(|f| (f.line, f.pointer, f.rule)).collect::<Vec<_>>()
+    };
+    assert_eq!(read("skill://acme/refunds/templates"), vec![]);
+    assert_eq!(read("skill://acme/refunds/templates/"), vec![(2, "/msg/result/resources/0/uri".to_string(), "skills.directory-slash".to_string())]);
+}
+
+/// The TypeScript SDK serves Skills on 2025-11-25: outside the spec, so reported (a warning) and not failed.
+#[test]
+fn a_2025_11_25_session_is_reported_not_failed() {
+    let lines = vec![
+        c2s(req(1, "initialize", json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}))),
+        s2c(ok(1, json!({"protocolVersion": "2025-11-25", "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}}, "serverInfo": {"name": "s", "version": "1"}}))),
+        c2s(note("notifications/initialized", json!({}))),
+        c2s(req(2, "skills/list", json!({}))),
+        s2c(ok(2, json!({"skills": [{"uri": "skill://x/SKILL.md", "frontmatter": {"name": "x", "description": "d"}, "resources": "dynamic"}]}))),
+    ];
+    let (code, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
+    let got: Vec<(u64, &str, &str)> = r.found.iter().map(|f| (f.line, f.rule.as_str(), f.severity.as_str())).collect();
+    assert_eq!((code, got), (0, vec![(4, "session.skills.version", "warning")]));
+}
