@@ -354,15 +354,15 @@ impl __v::Validate for Shipment {
         }
     }
 }
-/// The inline type of [`Shipment`]`.crates|2`.
+/// The inline type of [`Shipment`]`.crates|"pending"`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ShipmentCrates2 {
+pub enum ShipmentCratesPending {
     /// `"pending"`
     Pending,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
     Other(String),
 }
-impl ShipmentCrates2 {
+impl ShipmentCratesPending {
     /// The value as written on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -378,12 +378,12 @@ impl ShipmentCrates2 {
         }
     }
 }
-impl std::fmt::Display for ShipmentCrates2 {
+impl std::fmt::Display for ShipmentCratesPending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for ShipmentCrates2 {
+impl serde::Serialize for ShipmentCratesPending {
     fn serialize<S: serde::Serializer>(
         &self,
         s: S,
@@ -391,37 +391,37 @@ impl serde::Serialize for ShipmentCrates2 {
         s.serialize_str(self.as_str())
     }
 }
-impl crate::write::WriteJson for ShipmentCrates2 {
+impl crate::write::WriteJson for ShipmentCratesPending {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 #[doc(hidden)]
-impl __f::FastRead for ShipmentCrates2 {
+impl __f::FastRead for ShipmentCratesPending {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
         __f::read_enum(r, Self::from_wire)
     }
 }
-impl<'de> serde::Deserialize<'de> for ShipmentCrates2 {
+impl<'de> serde::Deserialize<'de> for ShipmentCratesPending {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
             .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
-                format_args!("expected {}: {e}", "a ShipmentCrates2 string"),
+                format_args!("expected {}: {e}", "a ShipmentCratesPending string"),
             ))?;
         Ok(Self::from_wire(k.as_str()))
     }
 }
-impl __rt::SchemaType for ShipmentCrates2 {
+impl __rt::SchemaType for ShipmentCratesPending {
     fn schema_name(&self) -> &'static str {
-        "ShipmentCrates2"
+        "ShipmentCratesPending"
     }
 }
 #[doc(hidden)]
-impl __p::Shape for ShipmentCrates2 {
+impl __p::Shape for ShipmentCratesPending {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
@@ -435,7 +435,7 @@ impl __p::Shape for ShipmentCrates2 {
             })
     }
 }
-impl __v::Validate for ShipmentCrates2 {
+impl __v::Validate for ShipmentCratesPending {
     fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
@@ -445,7 +445,7 @@ impl __v::Validate for ShipmentCrates2 {
                         "enum",
                         format!(
                             "{other:?} is not a {} in {}: expected one of {}",
-                            "ShipmentCrates2", SCHEMA_LABEL, "\"pending\""
+                            "ShipmentCratesPending", SCHEMA_LABEL, "\"pending\""
                         ),
                     );
                 }
@@ -454,7 +454,7 @@ impl __v::Validate for ShipmentCrates2 {
                 cx.error(
                     "type",
                     format!(
-                        "expected a {} string, found {}", "ShipmentCrates2",
+                        "expected a {} string, found {}", "ShipmentCratesPending",
                         __v::describe(v)
                     ),
                 )
@@ -472,8 +472,8 @@ impl __v::Validate for ShipmentCrates2 {
 pub enum ShipmentCrates {
     /// A JSON array: an array of [`Crate`]
     CrateArray(Vec<Crate>),
-    /// A JSON string: [`ShipmentCrates2`]
-    ShipmentCrates2(ShipmentCrates2),
+    /// A JSON string: [`ShipmentCratesPending`]
+    Pending(ShipmentCratesPending),
 }
 impl serde::Serialize for ShipmentCrates {
     fn serialize<S: serde::Serializer>(
@@ -482,7 +482,7 @@ impl serde::Serialize for ShipmentCrates {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::CrateArray(v) => serde::Serialize::serialize(v, s),
-            Self::ShipmentCrates2(v) => serde::Serialize::serialize(v, s),
+            Self::Pending(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -491,7 +491,7 @@ impl crate::write::WriteJson for ShipmentCrates {
     fn write_json(&self, out: &mut Vec<u8>) {
         match self {
             Self::CrateArray(v) => crate::write::WriteJson::write_json(v, out),
-            Self::ShipmentCrates2(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Pending(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -499,20 +499,26 @@ impl __rt::SchemaType for ShipmentCrates {
     fn schema_name(&self) -> &'static str {
         match self {
             Self::CrateArray(v) => __rt::SchemaType::schema_name(v),
-            Self::ShipmentCrates2(v) => __rt::SchemaType::schema_name(v),
+            Self::Pending(v) => __rt::SchemaType::schema_name(v),
         }
     }
 }
 #[doc(hidden)]
 impl __p::Shape for ShipmentCrates {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
-        [<Vec<Crate> as __p::Shape>::score(v), <ShipmentCrates2 as __p::Shape>::score(v)]
+        [
+            <Vec<Crate> as __p::Shape>::score(v),
+            <ShipmentCratesPending as __p::Shape>::score(v),
+        ]
             .into_iter()
             .flatten()
             .max()
     }
     fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
-        [<Vec<Crate> as __p::Shape>::fits(v), <ShipmentCrates2 as __p::Shape>::fits(v)]
+        [
+            <Vec<Crate> as __p::Shape>::fits(v),
+            <ShipmentCratesPending as __p::Shape>::fits(v),
+        ]
             .into_iter()
             .flatten()
             .max()
@@ -525,8 +531,8 @@ impl __f::FastRead for ShipmentCrates {
         match __f::peek(r) {
             Some(b'"') => {
                 Ok(
-                    ShipmentCrates::ShipmentCrates2(
-                        <ShipmentCrates2 as __f::FastRead>::read_fast(r)?,
+                    ShipmentCrates::Pending(
+                        <ShipmentCratesPending as __f::FastRead>::read_fast(r)?,
                     ),
                 )
             }
@@ -556,8 +562,8 @@ impl<'de> serde::Deserialize<'de> for ShipmentCrates {
                 v: &str,
             ) -> ::core::result::Result<ShipmentCrates, E> {
                 Ok(
-                    ShipmentCrates::ShipmentCrates2(
-                        <ShipmentCrates2 as serde::Deserialize<
+                    ShipmentCrates::Pending(
+                        <ShipmentCratesPending as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
@@ -568,8 +574,8 @@ impl<'de> serde::Deserialize<'de> for ShipmentCrates {
                 v: String,
             ) -> ::core::result::Result<ShipmentCrates, E> {
                 Ok(
-                    ShipmentCrates::ShipmentCrates2(
-                        <ShipmentCrates2 as serde::Deserialize<
+                    ShipmentCrates::Pending(
+                        <ShipmentCratesPending as serde::Deserialize<
                             'de,
                         >>::deserialize(
                             serde::de::value::StringDeserializer::<E>::new(v),
@@ -610,7 +616,7 @@ impl __v::Validate for ShipmentCrates {
         let _ = &fail;
         match v.kind() {
             crate::tree::Kind::String(_) => {
-                <ShipmentCrates2 as __v::Validate>::validate_json(v, cx)
+                <ShipmentCratesPending as __v::Validate>::validate_json(v, cx)
             }
             crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
             crate::tree::Kind::Number(_) => fail(cx),
@@ -628,20 +634,20 @@ impl From<Vec<Crate>> for ShipmentCrates {
         Self::CrateArray(v)
     }
 }
-impl From<ShipmentCrates2> for ShipmentCrates {
-    fn from(v: ShipmentCrates2) -> Self {
-        Self::ShipmentCrates2(v)
+impl From<ShipmentCratesPending> for ShipmentCrates {
+    fn from(v: ShipmentCratesPending) -> Self {
+        Self::Pending(v)
     }
 }
-/// The inline type of [`Shipment`]`.weight|2`.
+/// The inline type of [`Shipment`]`.weight|"unweighed"`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ShipmentWeight2 {
+pub enum ShipmentWeightUnweighed {
     /// `"unweighed"`
     Unweighed,
     /// A value this schema does not define, kept so that it is written back; validation reports it.
     Other(String),
 }
-impl ShipmentWeight2 {
+impl ShipmentWeightUnweighed {
     /// The value as written on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -657,12 +663,12 @@ impl ShipmentWeight2 {
         }
     }
 }
-impl std::fmt::Display for ShipmentWeight2 {
+impl std::fmt::Display for ShipmentWeightUnweighed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for ShipmentWeight2 {
+impl serde::Serialize for ShipmentWeightUnweighed {
     fn serialize<S: serde::Serializer>(
         &self,
         s: S,
@@ -670,37 +676,37 @@ impl serde::Serialize for ShipmentWeight2 {
         s.serialize_str(self.as_str())
     }
 }
-impl crate::write::WriteJson for ShipmentWeight2 {
+impl crate::write::WriteJson for ShipmentWeightUnweighed {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 #[doc(hidden)]
-impl __f::FastRead for ShipmentWeight2 {
+impl __f::FastRead for ShipmentWeightUnweighed {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
         __f::read_enum(r, Self::from_wire)
     }
 }
-impl<'de> serde::Deserialize<'de> for ShipmentWeight2 {
+impl<'de> serde::Deserialize<'de> for ShipmentWeightUnweighed {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
             .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
-                format_args!("expected {}: {e}", "a ShipmentWeight2 string"),
+                format_args!("expected {}: {e}", "a ShipmentWeightUnweighed string"),
             ))?;
         Ok(Self::from_wire(k.as_str()))
     }
 }
-impl __rt::SchemaType for ShipmentWeight2 {
+impl __rt::SchemaType for ShipmentWeightUnweighed {
     fn schema_name(&self) -> &'static str {
-        "ShipmentWeight2"
+        "ShipmentWeightUnweighed"
     }
 }
 #[doc(hidden)]
-impl __p::Shape for ShipmentWeight2 {
+impl __p::Shape for ShipmentWeightUnweighed {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         v.as_str()
             .map(|s| {
@@ -714,7 +720,7 @@ impl __p::Shape for ShipmentWeight2 {
             })
     }
 }
-impl __v::Validate for ShipmentWeight2 {
+impl __v::Validate for ShipmentWeightUnweighed {
     fn validate_json<'v>(v: crate::tree::Node<'v>, cx: &mut __v::Cx<'v>) {
         match v.as_str() {
             Some(s) => {
@@ -724,7 +730,7 @@ impl __v::Validate for ShipmentWeight2 {
                         "enum",
                         format!(
                             "{other:?} is not a {} in {}: expected one of {}",
-                            "ShipmentWeight2", SCHEMA_LABEL, "\"unweighed\""
+                            "ShipmentWeightUnweighed", SCHEMA_LABEL, "\"unweighed\""
                         ),
                     );
                 }
@@ -733,7 +739,7 @@ impl __v::Validate for ShipmentWeight2 {
                 cx.error(
                     "type",
                     format!(
-                        "expected a {} string, found {}", "ShipmentWeight2",
+                        "expected a {} string, found {}", "ShipmentWeightUnweighed",
                         __v::describe(v)
                     ),
                 )
@@ -751,8 +757,8 @@ impl __v::Validate for ShipmentWeight2 {
 pub enum ShipmentWeight {
     /// A JSON integer.
     Integer(i64),
-    /// A JSON string: [`ShipmentWeight2`]
-    ShipmentWeight2(ShipmentWeight2),
+    /// A JSON string: [`ShipmentWeightUnweighed`]
+    Unweighed(ShipmentWeightUnweighed),
 }
 impl serde::Serialize for ShipmentWeight {
     fn serialize<S: serde::Serializer>(
@@ -761,7 +767,7 @@ impl serde::Serialize for ShipmentWeight {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::Integer(v) => serde::Serialize::serialize(v, s),
-            Self::ShipmentWeight2(v) => serde::Serialize::serialize(v, s),
+            Self::Unweighed(v) => serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -770,7 +776,7 @@ impl crate::write::WriteJson for ShipmentWeight {
     fn write_json(&self, out: &mut Vec<u8>) {
         match self {
             Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
-            Self::ShipmentWeight2(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unweighed(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -778,20 +784,23 @@ impl __rt::SchemaType for ShipmentWeight {
     fn schema_name(&self) -> &'static str {
         match self {
             Self::Integer(v) => __rt::SchemaType::schema_name(v),
-            Self::ShipmentWeight2(v) => __rt::SchemaType::schema_name(v),
+            Self::Unweighed(v) => __rt::SchemaType::schema_name(v),
         }
     }
 }
 #[doc(hidden)]
 impl __p::Shape for ShipmentWeight {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
-        [<i64 as __p::Shape>::score(v), <ShipmentWeight2 as __p::Shape>::score(v)]
+        [
+            <i64 as __p::Shape>::score(v),
+            <ShipmentWeightUnweighed as __p::Shape>::score(v),
+        ]
             .into_iter()
             .flatten()
             .max()
     }
     fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
-        [<i64 as __p::Shape>::fits(v), <ShipmentWeight2 as __p::Shape>::fits(v)]
+        [<i64 as __p::Shape>::fits(v), <ShipmentWeightUnweighed as __p::Shape>::fits(v)]
             .into_iter()
             .flatten()
             .max()
@@ -804,8 +813,8 @@ impl __f::FastRead for ShipmentWeight {
         match __f::peek(r) {
             Some(b'"') => {
                 Ok(
-                    ShipmentWeight::ShipmentWeight2(
-                        <ShipmentWeight2 as __f::FastRead>::read_fast(r)?,
+                    ShipmentWeight::Unweighed(
+                        <ShipmentWeightUnweighed as __f::FastRead>::read_fast(r)?,
                     ),
                 )
             }
@@ -840,8 +849,8 @@ impl<'de> serde::Deserialize<'de> for ShipmentWeight {
                 v: &str,
             ) -> ::core::result::Result<ShipmentWeight, E> {
                 Ok(
-                    ShipmentWeight::ShipmentWeight2(
-                        <ShipmentWeight2 as serde::Deserialize<
+                    ShipmentWeight::Unweighed(
+                        <ShipmentWeightUnweighed as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::StrDeserializer::<E>::new(v))?,
                     ),
@@ -852,8 +861,8 @@ impl<'de> serde::Deserialize<'de> for ShipmentWeight {
                 v: String,
             ) -> ::core::result::Result<ShipmentWeight, E> {
                 Ok(
-                    ShipmentWeight::ShipmentWeight2(
-                        <ShipmentWeight2 as serde::Deserialize<
+                    ShipmentWeight::Unweighed(
+                        <ShipmentWeightUnweighed as serde::Deserialize<
                             'de,
                         >>::deserialize(
                             serde::de::value::StringDeserializer::<E>::new(v),
@@ -904,7 +913,7 @@ impl __v::Validate for ShipmentWeight {
         let _ = &fail;
         match v.kind() {
             crate::tree::Kind::String(_) => {
-                <ShipmentWeight2 as __v::Validate>::validate_json(v, cx)
+                <ShipmentWeightUnweighed as __v::Validate>::validate_json(v, cx)
             }
             crate::tree::Kind::Number(n) if n.is_i64() || n.is_u64() => {
                 <i64 as __v::Validate>::validate_json(v, cx)
@@ -922,9 +931,9 @@ impl From<i64> for ShipmentWeight {
         Self::Integer(v)
     }
 }
-impl From<ShipmentWeight2> for ShipmentWeight {
-    fn from(v: ShipmentWeight2) -> Self {
-        Self::ShipmentWeight2(v)
+impl From<ShipmentWeightUnweighed> for ShipmentWeight {
+    fn from(v: ShipmentWeightUnweighed) -> Self {
+        Self::Unweighed(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.
@@ -935,9 +944,9 @@ pub const NOTIFICATIONS: &[(&str, &str)] = &[];
 pub const TYPES: &[(&str, &str)] = &[
     ("Crate", "struct"),
     ("Shipment", "struct"),
-    ("ShipmentCrates2", "enum"),
+    ("ShipmentCratesPending", "enum"),
     ("ShipmentCrates", "union"),
-    ("ShipmentWeight2", "enum"),
+    ("ShipmentWeightUnweighed", "enum"),
     ("ShipmentWeight", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
@@ -955,9 +964,9 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<Crate>("Crate"),
     __rt::dynamic::DynType::of::<Shipment>("Shipment"),
     __rt::dynamic::DynType::of::<ShipmentCrates>("ShipmentCrates"),
-    __rt::dynamic::DynType::of::<ShipmentCrates2>("ShipmentCrates2"),
+    __rt::dynamic::DynType::of::<ShipmentCratesPending>("ShipmentCratesPending"),
     __rt::dynamic::DynType::of::<ShipmentWeight>("ShipmentWeight"),
-    __rt::dynamic::DynType::of::<ShipmentWeight2>("ShipmentWeight2"),
+    __rt::dynamic::DynType::of::<ShipmentWeightUnweighed>("ShipmentWeightUnweighed"),
 ];
 /// The run-time entry of the type named `type_name`.
 #[cfg(feature = "dynamic")]
