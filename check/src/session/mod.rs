@@ -335,7 +335,7 @@ impl Session {
             apps: exts().any(|e| e.name == "apps"),
             tasks_on: exts().any(|e| e.name == "tasks"),
             skills_on: exts().any(|e| e.name == "skills"),
-            ext_prefixes: exts().map(|e| e.method_prefix).filter(|p| !p.is_empty()).collect(),
+            ext_prefixes: exts().flat_map(|e| e.method_prefixes.iter().copied()).collect(),
             whole: None,
             observer: observer(bytes),
             caps: Default::default(),
