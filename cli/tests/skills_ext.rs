@@ -64,7 +64,13 @@ fn each_rule_rejects_one_break() {
         ("an uppercase digest", broken(|s| s["resources"][1]["digest"] = json!(digest('B'))), one(&at("/resources/1/digest"), "skills.digest")),
         ("a short digest", broken(|s| s["resources"][1]["digest"] = json!("sha256:abc")), one(&at("/resources/1/digest"), "skills.digest")),
         ("a negative size", broken(|s| s["resources"][1]["size"] = json!(-1)), one(&at("/resources/1/size"), "skills.size")),
-        ("a fractional size", broken(|s| s["resources"][1]["size"] = json!(1.5)), one(&at("/resources/1/size"), "skills.size")),
+        // The schema's integer type reports it, and no rule of the extension again.
+        ("a fractional size", broken(|s| s["resources"][1]["size"] = json!(1.5)), vec![(2, at("/resources/1/size"), "type".into()), (2, "/msg/result".into(), "deserialize".into())]),
+        ("a result that is not complete", {
+            let mut r = listing(vec![skill("refunds", &[])]);
+            r["resultType"] = json!("input_required");
+            r
+        }, one("/msg/result/resultType", "skills.result-type")),
         ("a uri without SKILL.md", broken(|s| s["uri"] = json!("skill://acme/refunds/README.md")), {
             let mut v = one(&at("/uri"), "skills.uri");
             v.push((2, at("/resources"), "skills.resources-skill-md".into()));
@@ -140,4 +146,16 @@ fn a_2025_11_25_session_is_reported_not_failed() {
     let (code, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
     let got: Vec<(u64, &str, &str)> = r.found.iter().map(|f| (f.line, f.rule.as_str(), f.severity.as_str())).collect();
     assert_eq!((code, got), (0, vec![(4, "session.skills.version", "warning")]));
+}
+
+/// `skills/get` names a skill by its `SKILL.md`.
+#[test]
+fn skills_get_names_a_skill_md() {
+    let get = |uri: &str| {
+        let lines = [c2s(req(1, "skills/get", json!({"uri": uri, "_meta": meta()})))];
+        let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
+        r.found.into_iter().map(|f| (f.line, f.pointer, f.rule)).collect::<Vec<_>>()
+    };
+    assert_eq!(get("skill://acme/refunds/SKILL.md"), vec![]);
+    assert_eq!(get("skill://acme/refunds"), vec![(1, "/msg/params/uri".to_string(), "skills.uri".to_string())]);
 }

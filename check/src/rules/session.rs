@@ -253,11 +253,12 @@ pub static TASKS_COMPLETED_RESULT: Rule = tasks(error(
     "Tasks extension, error handling: if the request completed with a result, the task uses `completed` and the `result` field MUST contain that result: it is checked as the result of the request that created the task (`CallToolResult` for `tools/call`)",
 ));
 
-pub static SKILLS_VERSION: Rule = Rule { until: Some("2025-11-25"), ..warning(
+pub static SKILLS_VERSION: Rule = warning(
     "session.skills.version",
     &[],
     "Skills extension (SEP-2640), Protocol Revision: the extension is specified against base revision 2026-07-28 or later; a Skills message (`skills/*`, `resources/directory/read`) in a session of an earlier version is outside the spec: reported, not checked (warning: the TypeScript SDK sends them on 2025-11-25)",
-) };
+)
+.until("2025-11-25");
 pub static SKILLS_UNDECLARED: Rule = skills(error(
     "session.skills.undeclared",
     &[],

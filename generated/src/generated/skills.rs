@@ -1909,6 +1909,10 @@ impl __v::Validate for SkillResource {
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::skill_resource(v, cx);
+        }
     }
 }
 /// What a server says about one skill, the same in `skills/list` and
@@ -2123,6 +2127,10 @@ impl __v::Validate for Skill {
             cx.push_key("resources");
             <SkillResources as __v::Validate>::validate_json(x, cx);
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::skill(v, cx);
         }
     }
 }
@@ -3189,6 +3197,10 @@ impl __v::Validate for ListSkillsResult {
             <Vec<Skill> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::complete(v, cx);
+        }
     }
 }
 /// A successful response to a `skills/list` request.
@@ -3602,6 +3614,10 @@ impl __v::Validate for GetSkillRequestParams {
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::get_params(v, cx);
         }
     }
 }
@@ -4165,6 +4181,10 @@ impl __v::Validate for GetSkillResult {
             cx.push_key("skill");
             <Skill as __v::Validate>::validate_json(x, cx);
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::complete(v, cx);
         }
     }
 }
@@ -5152,6 +5172,14 @@ impl __v::Validate for ReadResourceDirectoryResult {
             cx.push_key("resources");
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::complete(v, cx);
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::directory(v, cx);
         }
     }
 }

@@ -32,7 +32,7 @@ pub mod v2026;
 pub mod apps;
 #[cfg(feature = "tasks")]
 pub mod tasks;
-#[cfg(feature = "tasks")]
+#[cfg(feature = "skills")]
 pub mod skills;
 
 use std::fmt;

@@ -8,13 +8,14 @@
 //!
 //! | Rule id | The requirement | Decision |
 //! |---|---|---|
-//! | `literal` | `resultType` is `"complete"` on `ListSkillsResult`, `GetSkillResult`, `ReadResourceDirectoryResult` | encoded by the types |
+//! | `skills.result-type` | `resultType` is `"complete"` on `ListSkillsResult`, `GetSkillResult`, `ReadResourceDirectoryResult` | checked here, [`complete`] (error; the base `ResultType` takes any string) |
 //! | `required` | `ttlMs` and `cacheScope` on `ListSkillsResult` and `GetSkillResult` (`CacheableResult`) | encoded by the types |
 //! | `required` | `frontmatter.name` and `frontmatter.description`; `resources` on every entry | encoded by the types |
 //! | `no-variant` | `resources` is an array of `SkillResource` or the string `"dynamic"`, nothing else | encoded by the types |
 //! | `skills.digest` | a digest is `sha256:` and 64 lowercase hexadecimal characters | checked here, [`skill_resource`] (error) |
-//! | `skills.size` | `size` is a length in bytes: a non-negative integer | checked here, [`skill_resource`] (error) |
-//! | `skills.uri` | an entry's `uri` is its `SKILL.md`: `SKILL.md` explicit, after a skill path of at least one segment | checked here, [`skill`] (error) |
+//! | `type` | `size` is an integer | encoded by the types (`[[number_field]]` audit: integer) |
+//! | `skills.size` | `size` is a length in bytes: not negative | checked here, [`skill_resource`] (error) |
+//! | `skills.uri` | an entry's `uri`, and `skills/get`'s `params.uri`, is a skill's `SKILL.md`: `SKILL.md` explicit, after a skill path of at least one segment | checked here, [`skill`] and [`get_params`] (error) |
 //! | `skills.name-path` | the last segment of the skill path equals `frontmatter.name` | checked here, [`skill`] (error) |
 //! | `skills.name` | the name follows the Agent Skills naming rules (below) | checked here, [`skill`] (error) |
 //! | `skills.description` | the description follows the Agent Skills rules: not empty, at most 1024 characters | checked here, [`skill`] (error) |
@@ -109,10 +110,27 @@ pub fn skill_resource<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
             cx.key(k, |cx| cx.error("skills.digest", format!("`{}` is not `sha256:` followed by 64 lowercase hexadecimal characters", super::shorten(digest))));
         }
     }
-    if let Some((k, n)) = o.get_key_value("size").and_then(|(k, n)| Some((k, n.as_f64()?))) {
-        if n < 0.0 || n.fract() != 0.0 {
-            cx.key(k, |cx| cx.error("skills.size", format!("a size is a count of bytes, a non-negative integer; found {n}")));
+    // A fractional size is the schema's (`type`: an integer).
+    if let Some((k, n)) = o.get_key_value("size").and_then(|(k, n)| Some((k, n.as_i64()?))) {
+        if n < 0 {
+            cx.key(k, |cx| cx.error("skills.size", format!("a size is a count of bytes and cannot be negative; found {n}")));
         }
+    }
+}
+
+/// `ListSkillsResult`, `GetSkillResult`, `ReadResourceDirectoryResult`: `resultType` is `"complete"`.
+pub fn complete<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
+    let Some((k, t)) = v.as_object().and_then(|o| o.get_key_value("resultType")).and_then(|(k, t)| Some((k, t.as_str()?))) else { return };
+    if t != "complete" {
+        cx.key(k, |cx| cx.error("skills.result-type", format!("`resultType` is `{}`; the extension's results are `\"complete\"`", super::shorten(t))));
+    }
+}
+
+/// `GetSkillRequestParams`: `uri` names a skill's `SKILL.md`.
+pub fn get_params<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
+    let Some(uri) = v.get("uri").and_then(Node::as_str) else { return };
+    if skill_directory(uri).is_none() {
+        cx.key("uri", |cx| cx.error("skills.uri", format!("`{}` does not name a skill's `SKILL.md` (`<scheme>://<skill-path>/SKILL.md`)", super::shorten(uri))));
     }
 }
 

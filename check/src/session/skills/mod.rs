@@ -25,22 +25,25 @@ use super::rules::{
 };
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text, Weigh};
-use crate::versions::version_index;
+use crate::versions::{Extension, EXTENSIONS, VERSIONS};
 use mcp_spec_types::rpc::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use mcp_spec_types::v2026_07_28::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 
 /// The extension's id, as a key of `extensions` in capabilities.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
-/// The first protocol version the extension is specified against.
-pub const SINCE: &str = "2026-07-28";
-/// The extension's methods: its own prefix and the directory read it defines.
+/// The method the extension defines beside its `skills/` ones.
 const DIRECTORY_READ: &str = "resources/directory/read";
 /// How many enclosing directories of a read file are looked up for a held skill (nested skills).
 const ANCESTORS_LOOKED_UP: usize = 64;
 
+/// The extension's row of the checker's table: its methods and its first version.
+fn extension() -> Option<&'static Extension> {
+    EXTENSIONS.iter().find(|e| e.name == "skills")
+}
+
 /// Whether a method is one the extension defines.
 pub fn is_skills_method(method: &str) -> bool {
-    method.starts_with("skills/") || method == DIRECTORY_READ
+    extension().is_some_and(|e| e.owns(method))
 }
 
 /// A skill's entry as last answered: its frontmatter and its files (`None`: `"dynamic"`).
@@ -85,8 +88,7 @@ impl State {
 
     /// Whether the stream's version predates the extension (unknown: no).
     fn predates(&self) -> bool {
-        let since = version_index(SINCE);
-        self.last_version.zip(since).is_some_and(|(v, s)| v < s)
+        self.last_version.zip(extension()).is_some_and(|(v, e)| !e.exists_in(v))
     }
 
     pub(crate) fn observe(&mut self, msg: &Msg, sink: &mut Sink) {
@@ -105,8 +107,9 @@ impl State {
 
     fn request(&mut self, msg: &Msg, method: &str, sink: &mut Sink) {
         if self.predates() {
-            let v = self.last_version.map_or("?", |v| crate::versions::VERSIONS[v].name);
-            let text = format!("`{}` in a {v} session: the Skills extension is specified on {SINCE} or later, so this message is outside the spec and not checked", clip(method));
+            let v = self.last_version.map_or("?", |v| VERSIONS[v].name);
+            let first = extension().and_then(|e| e.on).unwrap_or("?");
+            let text = format!("`{}` in a {v} session: the Skills extension is specified on {first} or later, so this message is outside the spec and not checked", clip(method));
             sink.report(&SKILLS_VERSION, msg.pointer("/method"), text);
             return;
         }
