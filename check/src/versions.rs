@@ -134,10 +134,10 @@ impl Extension {
     }
 }
 
-/// The extension that owns `method` and exists only from a later version than `version` (Skills before
-/// 2026-07-28), if any: a message the versions before it cannot carry.
-pub fn predating(method: &str, version: usize) -> Option<&'static Extension> {
-    EXTENSIONS.iter().find(|e| e.on.is_some() && e.owns(method) && !e.exists_in(version))
+/// The extension stated on a protocol version (Skills, on 2026-07-28) that owns `method`, if any: its messages
+/// exist from that version on, whatever the version's own tables hold.
+pub fn versioned(method: &str) -> Option<&'static Extension> {
+    EXTENSIONS.iter().find(|e| e.on.is_some() && e.owns(method))
 }
 
 /// What each extension or overlay changes beyond its types. A module of
