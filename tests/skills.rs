@@ -181,6 +181,36 @@ fn a_cacheable_result_without_ttl_ms_is_refused() {
 }
 
 #[test]
+fn each_result_is_complete() {
+    let results = [
+        ("ListSkillsResult", json!({"resultType": "complete", "skills": [], "ttlMs": 0, "cacheScope": "public"})),
+        ("GetSkillResult", json!({"resultType": "complete", "skill": dynamic_skill(), "ttlMs": 0, "cacheScope": "public"})),
+        ("ReadResourceDirectoryResult", json!({"resultType": "complete", "resources": []})),
+    ];
+    let mut refused = 0;
+    for (ty, good) in results {
+        assert!(sk::validate_json_as(ty, &good, &Options::strict()).unwrap().violations.is_empty(), "{ty}");
+        for (other, rule) in [(json!("input_required"), "literal"), (json!("task"), "literal"), (Value::Null, "literal")] {
+            let mut bad = good.clone();
+            bad["resultType"] = other.clone();
+            let found: Vec<_> = sk::validate_json_as(ty, &bad, &Options::default()).unwrap().violations.into_iter().map(|v| (v.rule, v.pointer)).collect();
+            assert_eq!(found, [(rule, "/resultType".to_string())], "{ty} with resultType {other}");
+            assert!(sk::roundtrip_json(ty, &bad.to_string()).unwrap().is_err(), "{ty} read with resultType {other}");
+            refused += 1;
+        }
+        let mut absent = good.clone();
+        absent.as_object_mut().unwrap().remove("resultType");
+        let found: Vec<_> = sk::validate_json_as(ty, &absent, &Options::default()).unwrap().violations.into_iter().map(|v| v.rule).collect();
+        assert_eq!(found, ["required"], "{ty} without resultType");
+        refused += 1;
+    }
+    println!("results refused: {refused}");
+    // A request for input is still an answer the union reads (as InputRequiredResult), just not one of these.
+    let input = json!({"resultType": "input_required", "requestState": "s1"});
+    assert!(matches!(round_trips::<sk::ServerResult>(&input), sk::ServerResult::InputRequiredResult(_)));
+}
+
+#[test]
 fn frontmatter_without_a_description_is_refused() {
     let mut skill = listed_skill();
     skill["frontmatter"].as_object_mut().unwrap().remove("description");

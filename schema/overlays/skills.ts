@@ -15,8 +15,10 @@
  *   untyped `Request`): on 2026-07-28 every request carries the `_meta` that
  *   names its protocol version and the client's capabilities;
  * - each result gets its `...ResultResponse`, as the base's methods have.
- * Prose rules (digest format, completeness of `resources`, naming, limits,
- * `resultType: "complete"`) are validators, not types.
+ * The page's "`resultType` MUST be `complete`" on each result is the field's
+ * literal type (as the Tasks extension's schema.ts writes it); its other prose
+ * rules (digest format, completeness of `resources`, naming, limits) are
+ * validators, not types.
  *
  * Directives: see the header of `resource-metadata.ts` (`@overlay extend`
  * appends to a union of the base; a declaration without one is new).
@@ -102,6 +104,10 @@ export interface ListSkillsRequest extends PaginatedRequest {
  * @category `skills/list`
  */
 export interface ListSkillsResult extends PaginatedResult, CacheableResult {
+  /**
+   * Always `"complete"`: the page gives this method no other kind of answer.
+   */
+  resultType: "complete";
   skills: Skill[];
 }
 
@@ -146,6 +152,10 @@ export interface GetSkillRequest extends JSONRPCRequest {
  * @category `skills/get`
  */
 export interface GetSkillResult extends CacheableResult {
+  /**
+   * Always `"complete"`: the page gives this method no other kind of answer.
+   */
+  resultType: "complete";
   skill: Skill;
 }
 
@@ -193,6 +203,10 @@ export interface ReadResourceDirectoryRequest extends PaginatedRequest {
  * @category `resources/directory/read`
  */
 export interface ReadResourceDirectoryResult extends PaginatedResult {
+  /**
+   * Always `"complete"`: the page gives this method no other kind of answer.
+   */
+  resultType: "complete";
   /**
    * The children; empty for an empty directory.
    */

@@ -793,11 +793,11 @@ pub enum ServerResult {
     ListToolsResult(ListToolsResult),
     /// [`InputRequiredResult`] (with `resultType`: "input_required")
     InputRequiredResult(InputRequiredResult),
-    /// [`ListSkillsResult`] (with `ttlMs`, `cacheScope`, `skills`)
+    /// [`ListSkillsResult`] (with `resultType`: "complete", `ttlMs`, `cacheScope`, `skills`)
     ListSkillsResult(ListSkillsResult),
-    /// [`GetSkillResult`] (with `ttlMs`, `cacheScope`, `skill`)
+    /// [`GetSkillResult`] (with `resultType`: "complete", `ttlMs`, `cacheScope`, `skill`)
     GetSkillResult(GetSkillResult),
-    /// [`ReadResourceDirectoryResult`] (with `resources`)
+    /// [`ReadResourceDirectoryResult`] (with `resultType`: "complete", `resources`)
     ReadResourceDirectoryResult(ReadResourceDirectoryResult),
 }
 impl serde::Serialize for ServerResult {
@@ -1021,7 +1021,7 @@ impl __p::Builder for __ServerResultBuilder {
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 15usize;
     const EXPECTING: &'static str = "a ServerResult object";
-    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ListSkillsResult (with `ttlMs`, `cacheScope`, `skills`); GetSkillResult (with `ttlMs`, `cacheScope`, `skill`); ReadResourceDirectoryResult (with `resources`)";
+    const NO_MATCH: &'static str = "no variant of ServerResult matches this value; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ListSkillsResult (with `resultType`: \"complete\", `ttlMs`, `cacheScope`, `skills`); GetSkillResult (with `resultType`: \"complete\", `ttlMs`, `cacheScope`, `skill`); ReadResourceDirectoryResult (with `resultType`: \"complete\", `resources`)";
     type Builder = __ServerResultBuilder;
     fn builder_for_key(key: &str) -> Option<__ServerResultBuilder> {
         match key {
@@ -1500,7 +1500,7 @@ impl __v::Validate for ServerResult {
 #[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
-    const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ListSkillsResult (with `ttlMs`, `cacheScope`, `skills`); GetSkillResult (with `ttlMs`, `cacheScope`, `skill`); ReadResourceDirectoryResult (with `resources`)";
+    const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ListSkillsResult (with `resultType`: \"complete\", `ttlMs`, `cacheScope`, `skills`); GetSkillResult (with `resultType`: \"complete\", `ttlMs`, `cacheScope`, `skill`); ReadResourceDirectoryResult (with `resultType`: \"complete\", `resources`)";
     fn decide(key: &str) -> Option<usize> {
         match key {
             _ => None,
@@ -1575,9 +1575,27 @@ impl __v::KeyedCheck for ServerResult {
             0x2081,
             &[("resultType", 0x10000, true, __p::Lit::Str("input_required"))],
         );
-        out[12usize] = __v::rank_by_bits(*o, present, 0x440002, 0x450803, &[]);
-        out[13usize] = __v::rank_by_bits(*o, present, 0x420002, 0x430003, &[]);
-        out[14usize] = __v::rank_by_bits(*o, present, 0x8000, 0x18801, &[]);
+        out[12usize] = __v::rank_by_bits(
+            *o,
+            present,
+            0x450002,
+            0x440803,
+            &[("resultType", 0x10000, true, __p::Lit::Str("complete"))],
+        );
+        out[13usize] = __v::rank_by_bits(
+            *o,
+            present,
+            0x430002,
+            0x420003,
+            &[("resultType", 0x10000, true, __p::Lit::Str("complete"))],
+        );
+        out[14usize] = __v::rank_by_bits(
+            *o,
+            present,
+            0x18000,
+            0x8801,
+            &[("resultType", 0x10000, true, __p::Lit::Str("complete"))],
+        );
     }
     fn validate_member<'v>(
         member: usize,
@@ -2843,20 +2861,12 @@ impl __v::Validate for ListSkillsRequest {
 }
 /// A page of the server's skills. The listing may be partial: a skill that is
 /// not listed can still be asked for with `skills/get`.
+///
+/// Always carries `"resultType": "complete"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListSkillsResult {
     /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
-    /// Indicates the type of the result, which allows the client to determine
-    /// how to parse the result object.
-    ///
-    /// Servers implementing this protocol version MUST include this field.
-    /// For backward compatibility, when a client receives a result from a
-    /// server implementing an earlier protocol version (which does not include
-    /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    ///
-    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
-    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -2892,7 +2902,7 @@ pub struct ListSkillsResult {
 #[derive(Default)]
 pub struct __ListSkillsResultBuilder {
     meta: Option<Box<ResultMetaObject>>,
-    result_type: Option<ResultType>,
+    __lit_result_type: bool,
     next_cursor: Option<Cursor>,
     ttl_ms: Option<i64>,
     cache_scope: Option<CacheableResultCacheScope>,
@@ -2910,7 +2920,12 @@ impl __p::Builder for __ListSkillsResultBuilder {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
             "resultType" => {
-                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+                __p::literal(
+                    &mut self.__lit_result_type,
+                    "resultType",
+                    __p::Lit::Str("complete"),
+                    src,
+                )
             }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
@@ -2922,9 +2937,9 @@ impl __p::Builder for __ListSkillsResultBuilder {
         }
     }
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ListSkillsResult, E> {
+        __p::need_literal::<E>(self.__lit_result_type, "resultType")?;
         Ok(ListSkillsResult {
             meta: self.meta,
-            result_type: self.result_type,
             next_cursor: self.next_cursor,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
@@ -2944,7 +2959,7 @@ impl __f::Slots for __ListSkillsResultBuilder {
             },
             __f::Known {
                 key: "resultType",
-                rule: __f::Rule::Optional,
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
             },
             __f::Known {
                 key: "nextCursor",
@@ -2969,7 +2984,7 @@ impl __f::Slots for __ListSkillsResultBuilder {
     fn slot(&mut self, i: usize) -> __f::Slot<'_> {
         match i {
             0usize => __f::Slot::Value(&mut self.meta),
-            1usize => __f::Slot::Value(&mut self.result_type),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
             2usize => __f::Slot::Value(&mut self.next_cursor),
             3usize => __f::Slot::Value(&mut self.ttl_ms),
             4usize => __f::Slot::Value(&mut self.cache_scope),
@@ -3014,9 +3029,7 @@ impl serde::Serialize for ListSkillsResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let Some(v) = &self.result_type {
-            m.serialize_entry("resultType", v)?;
-        }
+        m.serialize_entry("resultType", "complete")?;
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -3037,10 +3050,7 @@ impl crate::write::WriteJson for ListSkillsResult {
             out.extend_from_slice(b",\"_meta\":");
             crate::write::WriteJson::write_json(v, out);
         }
-        if let Some(v) = &self.result_type {
-            out.extend_from_slice(b",\"resultType\":");
-            crate::write::WriteJson::write_json(v, out);
-        }
+        out.extend_from_slice(b",\"resultType\":\"complete\"");
         if let Some(v) = &self.next_cursor {
             out.extend_from_slice(b",\"nextCursor\":");
             crate::write::WriteJson::write_json(v, out);
@@ -3064,7 +3074,6 @@ impl ListSkillsResult {
     ) -> Self {
         Self {
             meta: None,
-            result_type: Some(ResultType::from_wire("complete")),
             next_cursor: None,
             ttl_ms,
             cache_scope,
@@ -3083,10 +3092,9 @@ impl __p::Shape for ListSkillsResult {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
-            &["ttlMs", "cacheScope", "skills"],
+            &["resultType", "ttlMs", "cacheScope", "skills"],
             &[
                 ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
-                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
                 (
@@ -3095,18 +3103,22 @@ impl __p::Shape for ListSkillsResult {
                 ),
                 ("skills", <Vec<Skill> as __p::Shape>::fits as __p::Fit),
             ],
-            &[],
+            &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
     fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
-        __p::fits_object(v, &["ttlMs", "cacheScope", "skills"], &[])
+        __p::fits_object(
+            v,
+            &["resultType", "ttlMs", "cacheScope", "skills"],
+            &[("resultType", true, __p::Lit::Str("complete"))],
+        )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
-            &["ttlMs", "cacheScope", "skills"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "skills"],
-            &[],
+            &["resultType", "ttlMs", "cacheScope", "skills"],
+            &["_meta", "nextCursor", "ttlMs", "cacheScope", "skills"],
+            &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
 }
@@ -3126,9 +3138,7 @@ impl __v::Validate for ListSkillsResult {
             }
         }
         if __f[1].is_none() {
-            cx.begin_readable();
             cx.missing("resultType", "ListSkillsResult");
-            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("ttlMs", "ListSkillsResult");
@@ -3159,14 +3169,7 @@ impl __v::Validate for ListSkillsResult {
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
-            let __null = x.is_null();
-            if __null {
-                cx.begin_readable();
-            }
-            <ResultType as __v::Validate>::validate_json(x, cx);
-            if __null {
-                cx.end_readable();
-            }
+            cx.literal(x, __p::Lit::Str("complete"));
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -3863,20 +3866,12 @@ impl __v::Validate for GetSkillRequest {
     }
 }
 /// The entry of the skill a `skills/get` named, as it is now.
+///
+/// Always carries `"resultType": "complete"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetSkillResult {
     /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
-    /// Indicates the type of the result, which allows the client to determine
-    /// how to parse the result object.
-    ///
-    /// Servers implementing this protocol version MUST include this field.
-    /// For backward compatibility, when a client receives a result from a
-    /// server implementing an earlier protocol version (which does not include
-    /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    ///
-    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
-    pub result_type: Option<ResultType>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
     /// analogous to HTTP Cache-Control max-age.
@@ -3909,7 +3904,7 @@ pub struct GetSkillResult {
 #[derive(Default)]
 pub struct __GetSkillResultBuilder {
     meta: Option<Box<ResultMetaObject>>,
-    result_type: Option<ResultType>,
+    __lit_result_type: bool,
     ttl_ms: Option<i64>,
     cache_scope: Option<CacheableResultCacheScope>,
     skill: Option<Skill>,
@@ -3926,7 +3921,12 @@ impl __p::Builder for __GetSkillResultBuilder {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
             "resultType" => {
-                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+                __p::literal(
+                    &mut self.__lit_result_type,
+                    "resultType",
+                    __p::Lit::Str("complete"),
+                    src,
+                )
             }
             "ttlMs" => __p::required(&mut self.ttl_ms, "ttlMs", src),
             "cacheScope" => __p::required(&mut self.cache_scope, "cacheScope", src),
@@ -3935,9 +3935,9 @@ impl __p::Builder for __GetSkillResultBuilder {
         }
     }
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<GetSkillResult, E> {
+        __p::need_literal::<E>(self.__lit_result_type, "resultType")?;
         Ok(GetSkillResult {
             meta: self.meta,
-            result_type: self.result_type,
             ttl_ms: __p::need(self.ttl_ms, "ttlMs")?,
             cache_scope: __p::need(self.cache_scope, "cacheScope")?,
             skill: __p::need(self.skill, "skill")?,
@@ -3956,7 +3956,7 @@ impl __f::Slots for __GetSkillResultBuilder {
             },
             __f::Known {
                 key: "resultType",
-                rule: __f::Rule::Optional,
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
             },
             __f::Known {
                 key: "ttlMs",
@@ -3977,7 +3977,7 @@ impl __f::Slots for __GetSkillResultBuilder {
     fn slot(&mut self, i: usize) -> __f::Slot<'_> {
         match i {
             0usize => __f::Slot::Value(&mut self.meta),
-            1usize => __f::Slot::Value(&mut self.result_type),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
             2usize => __f::Slot::Value(&mut self.ttl_ms),
             3usize => __f::Slot::Value(&mut self.cache_scope),
             4usize => __f::Slot::Value(&mut self.skill),
@@ -4021,9 +4021,7 @@ impl serde::Serialize for GetSkillResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let Some(v) = &self.result_type {
-            m.serialize_entry("resultType", v)?;
-        }
+        m.serialize_entry("resultType", "complete")?;
         m.serialize_entry("ttlMs", &self.ttl_ms)?;
         m.serialize_entry("cacheScope", &self.cache_scope)?;
         m.serialize_entry("skill", &self.skill)?;
@@ -4041,11 +4039,7 @@ impl crate::write::WriteJson for GetSkillResult {
             out.extend_from_slice(b",\"_meta\":");
             crate::write::WriteJson::write_json(v, out);
         }
-        if let Some(v) = &self.result_type {
-            out.extend_from_slice(b",\"resultType\":");
-            crate::write::WriteJson::write_json(v, out);
-        }
-        out.extend_from_slice(b",\"ttlMs\":");
+        out.extend_from_slice(b",\"resultType\":\"complete\",\"ttlMs\":");
         crate::write::WriteJson::write_json(&self.ttl_ms, out);
         out.extend_from_slice(b",\"cacheScope\":");
         crate::write::WriteJson::write_json(&self.cache_scope, out);
@@ -4064,7 +4058,6 @@ impl GetSkillResult {
     ) -> Self {
         Self {
             meta: None,
-            result_type: Some(ResultType::from_wire("complete")),
             ttl_ms,
             cache_scope,
             skill,
@@ -4082,10 +4075,9 @@ impl __p::Shape for GetSkillResult {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
-            &["ttlMs", "cacheScope", "skill"],
+            &["resultType", "ttlMs", "cacheScope", "skill"],
             &[
                 ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
-                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
                 (
                     "cacheScope",
@@ -4093,18 +4085,22 @@ impl __p::Shape for GetSkillResult {
                 ),
                 ("skill", <Skill as __p::Shape>::fits as __p::Fit),
             ],
-            &[],
+            &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
     fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
-        __p::fits_object(v, &["ttlMs", "cacheScope", "skill"], &[])
+        __p::fits_object(
+            v,
+            &["resultType", "ttlMs", "cacheScope", "skill"],
+            &[("resultType", true, __p::Lit::Str("complete"))],
+        )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
-            &["ttlMs", "cacheScope", "skill"],
-            &["_meta", "resultType", "ttlMs", "cacheScope", "skill"],
-            &[],
+            &["resultType", "ttlMs", "cacheScope", "skill"],
+            &["_meta", "ttlMs", "cacheScope", "skill"],
+            &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
 }
@@ -4123,9 +4119,7 @@ impl __v::Validate for GetSkillResult {
             }
         }
         if __f[1].is_none() {
-            cx.begin_readable();
             cx.missing("resultType", "GetSkillResult");
-            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("ttlMs", "GetSkillResult");
@@ -4156,14 +4150,7 @@ impl __v::Validate for GetSkillResult {
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
-            let __null = x.is_null();
-            if __null {
-                cx.begin_readable();
-            }
-            <ResultType as __v::Validate>::validate_json(x, cx);
-            if __null {
-                cx.end_readable();
-            }
+            cx.literal(x, __p::Lit::Str("complete"));
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -4888,20 +4875,12 @@ impl __v::Validate for ReadResourceDirectoryRequest {
 }
 /// A page of a directory's direct children: files with their resource
 /// metadata, subdirectories as directory resources.
+///
+/// Always carries `"resultType": "complete"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceDirectoryResult {
     /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
-    /// Indicates the type of the result, which allows the client to determine
-    /// how to parse the result object.
-    ///
-    /// Servers implementing this protocol version MUST include this field.
-    /// For backward compatibility, when a client receives a result from a
-    /// server implementing an earlier protocol version (which does not include
-    /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    ///
-    /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
-    pub result_type: Option<ResultType>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
@@ -4915,7 +4894,7 @@ pub struct ReadResourceDirectoryResult {
 #[derive(Default)]
 pub struct __ReadResourceDirectoryResultBuilder {
     meta: Option<Box<ResultMetaObject>>,
-    result_type: Option<ResultType>,
+    __lit_result_type: bool,
     next_cursor: Option<Cursor>,
     resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
@@ -4931,7 +4910,12 @@ impl __p::Builder for __ReadResourceDirectoryResultBuilder {
         match key.as_str() {
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
             "resultType" => {
-                __p::optional(&mut self.result_type, key, src, &mut self.extra)
+                __p::literal(
+                    &mut self.__lit_result_type,
+                    "resultType",
+                    __p::Lit::Str("complete"),
+                    src,
+                )
             }
             "nextCursor" => {
                 __p::optional(&mut self.next_cursor, key, src, &mut self.extra)
@@ -4943,9 +4927,9 @@ impl __p::Builder for __ReadResourceDirectoryResultBuilder {
     fn finish<E: serde::de::Error>(
         self,
     ) -> ::core::result::Result<ReadResourceDirectoryResult, E> {
+        __p::need_literal::<E>(self.__lit_result_type, "resultType")?;
         Ok(ReadResourceDirectoryResult {
             meta: self.meta,
-            result_type: self.result_type,
             next_cursor: self.next_cursor,
             resources: __p::need(self.resources, "resources")?,
             extra: self.extra,
@@ -4963,7 +4947,7 @@ impl __f::Slots for __ReadResourceDirectoryResultBuilder {
             },
             __f::Known {
                 key: "resultType",
-                rule: __f::Rule::Optional,
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
             },
             __f::Known {
                 key: "nextCursor",
@@ -4980,7 +4964,7 @@ impl __f::Slots for __ReadResourceDirectoryResultBuilder {
     fn slot(&mut self, i: usize) -> __f::Slot<'_> {
         match i {
             0usize => __f::Slot::Value(&mut self.meta),
-            1usize => __f::Slot::Value(&mut self.result_type),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
             2usize => __f::Slot::Value(&mut self.next_cursor),
             3usize => __f::Slot::Value(&mut self.resources),
             _ => __f::Slot::Gone,
@@ -5026,9 +5010,7 @@ impl serde::Serialize for ReadResourceDirectoryResult {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
-        if let Some(v) = &self.result_type {
-            m.serialize_entry("resultType", v)?;
-        }
+        m.serialize_entry("resultType", "complete")?;
         if let Some(v) = &self.next_cursor {
             m.serialize_entry("nextCursor", v)?;
         }
@@ -5047,10 +5029,7 @@ impl crate::write::WriteJson for ReadResourceDirectoryResult {
             out.extend_from_slice(b",\"_meta\":");
             crate::write::WriteJson::write_json(v, out);
         }
-        if let Some(v) = &self.result_type {
-            out.extend_from_slice(b",\"resultType\":");
-            crate::write::WriteJson::write_json(v, out);
-        }
+        out.extend_from_slice(b",\"resultType\":\"complete\"");
         if let Some(v) = &self.next_cursor {
             out.extend_from_slice(b",\"nextCursor\":");
             crate::write::WriteJson::write_json(v, out);
@@ -5066,7 +5045,6 @@ impl ReadResourceDirectoryResult {
     pub fn new(resources: Vec<Resource>) -> Self {
         Self {
             meta: None,
-            result_type: Some(ResultType::from_wire("complete")),
             next_cursor: None,
             resources,
             extra: Default::default(),
@@ -5083,25 +5061,28 @@ impl __p::Shape for ReadResourceDirectoryResult {
     fn score(v: crate::tree::Node<'_>) -> Option<u32> {
         __p::score_object(
             v,
-            &["resources"],
+            &["resultType", "resources"],
             &[
                 ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
-                ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 ("resources", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
-            &[],
+            &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
     fn fits(v: crate::tree::Node<'_>) -> Option<u32> {
-        __p::fits_object(v, &["resources"], &[])
+        __p::fits_object(
+            v,
+            &["resultType", "resources"],
+            &[("resultType", true, __p::Lit::Str("complete"))],
+        )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
-            &["resources"],
-            &["_meta", "resultType", "nextCursor", "resources"],
-            &[],
+            &["resultType", "resources"],
+            &["_meta", "nextCursor", "resources"],
+            &[("resultType", true, __p::Lit::Str("complete"))],
         )
     }
 }
@@ -5119,9 +5100,7 @@ impl __v::Validate for ReadResourceDirectoryResult {
             }
         }
         if __f[1].is_none() {
-            cx.begin_readable();
             cx.missing("resultType", "ReadResourceDirectoryResult");
-            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("resources", "ReadResourceDirectoryResult");
@@ -5146,14 +5125,7 @@ impl __v::Validate for ReadResourceDirectoryResult {
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
-            let __null = x.is_null();
-            if __null {
-                cx.begin_readable();
-            }
-            <ResultType as __v::Validate>::validate_json(x, cx);
-            if __null {
-                cx.end_readable();
-            }
+            cx.literal(x, __p::Lit::Str("complete"));
             cx.pop();
         }
         if let Some(x) = __f[2] {

@@ -8,7 +8,7 @@
 //!
 //! | Rule id | The requirement | Decision |
 //! |---|---|---|
-//! | `skills.result-type` | `resultType` is `"complete"` on `ListSkillsResult`, `GetSkillResult`, `ReadResourceDirectoryResult` | checked here, [`complete`] (error; the base `ResultType` takes any string) |
+//! | `literal` | `resultType` is `"complete"` on `ListSkillsResult`, `GetSkillResult`, `ReadResourceDirectoryResult` | encoded by the types |
 //! | `required` | `ttlMs` and `cacheScope` on `ListSkillsResult` and `GetSkillResult` (`CacheableResult`) | encoded by the types |
 //! | `required` | `frontmatter.name` and `frontmatter.description`; `resources` on every entry | encoded by the types |
 //! | `no-variant` | `resources` is an array of `SkillResource` or the string `"dynamic"`, nothing else | encoded by the types |
@@ -115,14 +115,6 @@ pub fn skill_resource<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if n < 0 {
             cx.key(k, |cx| cx.error("skills.size", format!("a size is a count of bytes and cannot be negative; found {n}")));
         }
-    }
-}
-
-/// `ListSkillsResult`, `GetSkillResult`, `ReadResourceDirectoryResult`: `resultType` is `"complete"`.
-pub fn complete<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
-    let Some((k, t)) = v.as_object().and_then(|o| o.get_key_value("resultType")).and_then(|(k, t)| Some((k, t.as_str()?))) else { return };
-    if t != "complete" {
-        cx.key(k, |cx| cx.error("skills.result-type", format!("`resultType` is `{}`; the extension's results are `\"complete\"`", super::shorten(t))));
     }
 }
 
