@@ -191,17 +191,21 @@ impl SkillsServer {
         let (page, next) = self.page(children, &cursor)?;
         let resources = page
             .iter()
-            .map(|uri| match self.files.get(uri) {
-                Some(served) => served.resource.clone(),
-                None => {
-                    let mut dir = Resource::new(uri.rsplit('/').next().unwrap_or_default(), uri.as_str());
-                    dir.mime_type = Some(DIRECTORY_MIME_TYPE.into());
-                    dir
+            .map(|uri| {
+                // In a directory, each child is named as its entry there (`SKILL.md`, not the skill's name).
+                let leaf = uri.rsplit('/').next().unwrap_or_default();
+                match self.files.get(uri) {
+                    Some(served) => Resource { name: leaf.to_owned(), ..served.resource.clone() },
+                    None => Resource { mime_type: Some(DIRECTORY_MIME_TYPE.into()), ..Resource::new(leaf, uri.as_str()) },
                 }
             })
             .collect();
         let mut result = ReadResourceDirectoryResult::new(resources);
         result.next_cursor = next;
+        // Not a cacheable result in the spec, but the TypeScript SDK's client refuses one without
+        // these (both SDKs' servers send them); a result may carry keys it does not name.
+        result.extra.insert("ttlMs".into(), Value::from(self.ttl()));
+        result.extra.insert("cacheScope".into(), Value::from(if self.public { "public" } else { "private" }));
         to_value(&result)
     }
 

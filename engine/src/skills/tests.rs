@@ -130,8 +130,9 @@ fn directories_list_their_direct_children() {
     let (server, _) = SkillsServer::load(&folder.0).unwrap();
     let dir = ask(&server, "resources/directory/read", json!({"uri": "skill://forms"})).unwrap();
     let children: Vec<(&str, &str)> = dir["resources"].as_array().unwrap().iter().map(|r| (r["name"].as_str().unwrap(), r["mimeType"].as_str().unwrap())).collect();
-    assert_eq!(children, [("forms", "text/markdown"), ("data.bin", "application/octet-stream"), ("signing", "inode/directory"), ("templates", "inode/directory")]);
+    assert_eq!(children, [("SKILL.md", "text/markdown"), ("data.bin", "application/octet-stream"), ("signing", "inode/directory"), ("templates", "inode/directory")]);
     assert_eq!(dir["resources"][2]["uri"], "skill://forms/signing");
+    assert_eq!((dir["ttlMs"].as_i64(), dir["cacheScope"].as_str()), (Some(0), Some("private")));
     let prefix = ask(&server, "resources/directory/read", json!({"uri": "skill://acme"})).unwrap();
     assert_eq!(prefix["resources"][0]["uri"], "skill://acme/billing");
     for not_a_directory in ["skill://forms/SKILL.md", "skill://forms/", "skill://nowhere"] {
