@@ -118,13 +118,16 @@ fn listing(skills: Vec<Value>) -> Value {
 }
 
 /// The findings (line, pointer, rule) of `skills/list` (line 1) answered with `result` (line 2).
-fn findings(result: Value) -> Vec<(u64, String, String)> {
+/// Findings as (line, pointer, rule).
+type Found = Vec<(u64, String, String)>;
+
+fn findings(result: Value) -> Found {
     let lines = [c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, result))];
     let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
     r.found.into_iter().map(|f| (f.line, f.pointer, f.rule)).collect()
 }
 
-fn one(pointer: &str, rule: &str) -> Vec<(u64, String, String)> {
+fn one(pointer: &str, rule: &str) -> Found {
     vec![(2, pointer.to_string(), rule.to_string())]
 }
 
@@ -145,7 +148,7 @@ fn each_rule_rejects_one_break() {
         f(&mut s);
         listing(vec![s])
     };
-    let table: Vec<(&str, Value, Vec<(u64, String, String)>)> = vec![
+    let table: Vec<(&str, Value, Found)> = vec![
         ("an uppercase digest", broken(|s| s["resources"][1]["digest"] = json!(digest('B'))), one(&at("/resources/1/digest"), "skills.digest")),
         ("a short digest", broken(|s| s["resources"][1]["digest"] = json!("sha256:abc")), one(&at("/resources/1/digest"), "skills.digest")),
         ("a negative size", broken(|s| s["resources"][1]["size"] = json!(-1)), one(&at("/resources/1/size"), "skills.size")),
