@@ -233,3 +233,19 @@ fn skills_get_names_a_skill_md() {
     assert_eq!(get("skill://acme/refunds/SKILL.md"), vec![]);
     assert_eq!(get("skill://acme/refunds"), vec![(1, "/msg/params/uri".to_string(), "skills.uri".to_string())]);
 }
+
+/// Held entries are bounded like every session table: past `SESSION_CAP` skills the oldest entry is forgotten and
+/// a read of its file is no longer checked, while the newest one's still is.
+#[test]
+fn held_entries_are_bounded() {
+    let n = mcp_spec_types_cli::session::SESSION_CAP + 1;
+    let skills: Vec<Value> = (0..n).map(|i| skill_named(&format!("s{i}"), &["a.md"])).collect();
+    let read = |id: i64, uri: String| vec![c2s(req(id, "resources/read", json!({"uri": uri, "_meta": meta()}))), s2c(ok(id, json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "contents": [{"uri": uri, "text": "x"}]})))];
+    let mut lines = vec![c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, listing(skills)))];
+    lines.extend(read(2, "skill://acme/s0/a.md".into()));
+    lines.extend(read(3, format!("skill://acme/s{}/a.md", n - 1)));
+    let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
+    let got: Vec<(u64, &str)> = r.found.iter().map(|f| (f.line, f.rule.as_str())).collect();
+    assert_eq!(got, [(6, "session.skills.content-digest")]);
+    println!("{n} skills held, the oldest forgotten");
+}
