@@ -133,7 +133,10 @@ fn one(pointer: &str, rule: &str) -> Found {
 
 #[test]
 fn a_valid_listing_checks_clean() {
-    let skills = vec![skill_named("refunds", &["examples/a.md", "scripts/x.py"]), json!({"uri": "github://o/r/daily/SKILL.md", "frontmatter": {"name": "daily", "description": "Today."}, "resources": "dynamic"})];
+    let skills = vec![skill_named("refunds", &["examples/a.md", "scripts/x.py"]), json!({"uri": "github://o/r/daily/SKILL.md", "frontmatter": {"name": "daily", "description": "Today."}, "resources": "dynamic"}),
+        // A name outside ASCII (the Agent Skills rules allow lowercase Unicode letters) is percent-encoded in its URI.
+        json!({"uri": "skill://kitchen/caf%C3%A9/SKILL.md", "frontmatter": {"name": "café", "description": "Coffee."}, "resources": "dynamic"}),
+    ];
     let lines = [c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, listing(skills)))];
     let (code, r) = check_json(&["--ext", "skills", "--strict", "-"], Some(&jsonl(&lines)));
     assert_eq!((code, r.found.len()), (0, 0), "{:?}", r.found);
