@@ -118,19 +118,25 @@ fn listing(skills: Vec<Value>) -> Value {
 }
 
 /// The findings (line, pointer, rule) of `skills/list` (line 1) answered with `result` (line 2).
-fn findings(result: Value) -> Vec<(u64, String, String)> {
+/// Findings as (line, pointer, rule).
+type Found = Vec<(u64, String, String)>;
+
+fn findings(result: Value) -> Found {
     let lines = [c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, result))];
     let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
     r.found.into_iter().map(|f| (f.line, f.pointer, f.rule)).collect()
 }
 
-fn one(pointer: &str, rule: &str) -> Vec<(u64, String, String)> {
+fn one(pointer: &str, rule: &str) -> Found {
     vec![(2, pointer.to_string(), rule.to_string())]
 }
 
 #[test]
 fn a_valid_listing_checks_clean() {
-    let skills = vec![skill_named("refunds", &["examples/a.md", "scripts/x.py"]), json!({"uri": "github://o/r/daily/SKILL.md", "frontmatter": {"name": "daily", "description": "Today."}, "resources": "dynamic"})];
+    let skills = vec![skill_named("refunds", &["examples/a.md", "scripts/x.py"]), json!({"uri": "github://o/r/daily/SKILL.md", "frontmatter": {"name": "daily", "description": "Today."}, "resources": "dynamic"}),
+        // A name outside ASCII (the Agent Skills rules allow lowercase Unicode letters) is percent-encoded in its URI.
+        json!({"uri": "skill://kitchen/caf%C3%A9/SKILL.md", "frontmatter": {"name": "café", "description": "Coffee."}, "resources": "dynamic"}),
+    ];
     let lines = [c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, listing(skills)))];
     let (code, r) = check_json(&["--ext", "skills", "--strict", "-"], Some(&jsonl(&lines)));
     assert_eq!((code, r.found.len()), (0, 0), "{:?}", r.found);
@@ -145,7 +151,7 @@ fn each_rule_rejects_one_break() {
         f(&mut s);
         listing(vec![s])
     };
-    let table: Vec<(&str, Value, Vec<(u64, String, String)>)> = vec![
+    let table: Vec<(&str, Value, Found)> = vec![
         ("an uppercase digest", broken(|s| s["resources"][1]["digest"] = json!(digest('B'))), one(&at("/resources/1/digest"), "skills.digest")),
         ("a short digest", broken(|s| s["resources"][1]["digest"] = json!("sha256:abc")), one(&at("/resources/1/digest"), "skills.digest")),
         ("a negative size", broken(|s| s["resources"][1]["size"] = json!(-1)), one(&at("/resources/1/size"), "skills.size")),
@@ -229,4 +235,20 @@ fn skills_get_names_a_skill_md() {
     };
     assert_eq!(get("skill://acme/refunds/SKILL.md"), vec![]);
     assert_eq!(get("skill://acme/refunds"), vec![(1, "/msg/params/uri".to_string(), "skills.uri".to_string())]);
+}
+
+/// Held entries are bounded like every session table: past `SESSION_CAP` skills the oldest entry is forgotten and
+/// a read of its file is no longer checked, while the newest one's still is.
+#[test]
+fn held_entries_are_bounded() {
+    let n = mcp_spec_types_cli::session::SESSION_CAP + 1;
+    let skills: Vec<Value> = (0..n).map(|i| skill_named(&format!("s{i}"), &["a.md"])).collect();
+    let read = |id: i64, uri: String| vec![c2s(req(id, "resources/read", json!({"uri": uri, "_meta": meta()}))), s2c(ok(id, json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "contents": [{"uri": uri, "text": "x"}]})))];
+    let mut lines = vec![c2s(req(1, "skills/list", json!({"_meta": meta()}))), s2c(ok(1, listing(skills)))];
+    lines.extend(read(2, "skill://acme/s0/a.md".into()));
+    lines.extend(read(3, format!("skill://acme/s{}/a.md", n - 1)));
+    let (_, r) = check_json(&["--ext", "skills", "-"], Some(&jsonl(&lines)));
+    let got: Vec<(u64, &str)> = r.found.iter().map(|f| (f.line, f.rule.as_str())).collect();
+    assert_eq!(got, [(6, "session.skills.content-digest")]);
+    println!("{n} skills held, the oldest forgotten");
 }

@@ -3200,10 +3200,6 @@ impl __v::Validate for ListSkillsResult {
             <Vec<Skill> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
-        #[cfg(feature = "skills")]
-        {
-            crate::validate::skills::complete(v, cx);
-        }
     }
 }
 /// A successful response to a `skills/list` request.
@@ -4168,10 +4164,6 @@ impl __v::Validate for GetSkillResult {
             cx.push_key("skill");
             <Skill as __v::Validate>::validate_json(x, cx);
             cx.pop();
-        }
-        #[cfg(feature = "skills")]
-        {
-            crate::validate::skills::complete(v, cx);
         }
     }
 }
@@ -5144,10 +5136,6 @@ impl __v::Validate for ReadResourceDirectoryResult {
             cx.push_key("resources");
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
-        }
-        #[cfg(feature = "skills")]
-        {
-            crate::validate::skills::complete(v, cx);
         }
         #[cfg(feature = "skills")]
         {

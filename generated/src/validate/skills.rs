@@ -34,7 +34,12 @@
 //! this module; the reference validator `skills-ref/src/skills_ref/validator.py` agrees): 1 to 64 characters;
 //! only lowercase alphanumeric characters (Unicode letters and digits that have no uppercase form count) and
 //! hyphens; no hyphen first or last; no two hyphens in a row. The reference validator NFKC-normalises the name
-//! first; this module judges the name as sent.
+//! first; this module judges the name as sent. (The page's parenthesis says "`a-z` and `-`", its text "unicode
+//! lowercase alphanumeric characters"; the reference validator takes Unicode letters, and so does this module.)
+//! A URI carries such a name percent-encoded: the last skill-path segment is compared with `frontmatter.name`
+//! decoded.
+
+use std::borrow::Cow;
 
 use crate::tree::Node;
 
@@ -64,9 +69,34 @@ pub fn skill_directory(uri: &str) -> Option<&str> {
     (!last.is_empty() && !last.ends_with(':')).then_some(dir)
 }
 
-/// The skill name a `uri` carries: the last segment of its skill path.
-pub fn path_name(uri: &str) -> Option<&str> {
-    skill_directory(uri)?.rsplit('/').next()
+/// The skill name a `uri` carries: the last segment of its skill path, percent-decoded (a name outside ASCII,
+/// which the Agent Skills rules allow, is percent-encoded in a URI: `caf%C3%A9` is `café`).
+pub fn path_name(uri: &str) -> Option<Cow<'_, str>> {
+    skill_directory(uri)?.rsplit('/').next().map(percent_decoded)
+}
+
+/// `s` with its `%XX` escapes decoded, when they decode to UTF-8; else as written.
+pub fn percent_decoded(s: &str) -> Cow<'_, str> {
+    if !s.contains('%') {
+        return Cow::Borrowed(s);
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_or(Cow::Borrowed(s), Cow::Owned)
 }
 
 /// Whether `uri` is a file within the skill directory `dir` (no `.` or `..` segment, no empty one).
@@ -141,7 +171,7 @@ pub fn skill<'v>(v: Node<'v>, cx: &mut Cx<'v>) {
         if let Some((nk, name)) = fm.get_key_value("name").and_then(|(k, n)| Some((k, n.as_str()?))) {
             match uri.and_then(path_name) {
                 Some(last) if last != name => cx.key("uri", |cx| {
-                    cx.error("skills.name-path", format!("the skill path ends in `{}`, but `frontmatter.name` is `{}`", super::shorten(last), super::shorten(name)))
+                    cx.error("skills.name-path", format!("the skill path ends in `{}`, but `frontmatter.name` is `{}`", super::shorten(&last), super::shorten(name)))
                 }),
                 _ => {}
             }
@@ -227,8 +257,12 @@ mod tests {
     #[test]
     fn skill_paths_and_directories() {
         assert_eq!(skill_directory("skill://acme/billing/refunds/SKILL.md"), Some("skill://acme/billing/refunds"));
-        assert_eq!(path_name("skill://git-workflow/SKILL.md"), Some("git-workflow"));
-        assert_eq!(path_name("github://o/r/skills/refunds/SKILL.md"), Some("refunds"));
+        assert_eq!(path_name("skill://git-workflow/SKILL.md").as_deref(), Some("git-workflow"));
+        assert_eq!(path_name("github://o/r/skills/refunds/SKILL.md").as_deref(), Some("refunds"));
+        assert_eq!(path_name("skill://kitchen/caf%C3%A9/SKILL.md").as_deref(), Some("café"));
+        // Escapes that are no UTF-8 leave the segment as written.
+        assert_eq!(path_name("skill://k/a%FF/SKILL.md").as_deref(), Some("a%FF"));
+        assert_eq!(percent_decoded("100%"), "100%");
         for no in ["skill://SKILL.md", "skill:///SKILL.md", "skill://a/skill.md", "skill://a/xSKILL.md", "SKILL.md"] {
             assert_eq!(skill_directory(no), None, "{no}");
         }

@@ -15,6 +15,8 @@
 
 mod frontmatter;
 
+use std::borrow::Cow;
+
 use mcp_spec_types::tree::{Array, Node};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -35,6 +37,9 @@ pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
 const DIRECTORY_READ: &str = "resources/directory/read";
 /// How many enclosing directories of a read file are looked up for a held skill (nested skills).
 const ANCESTORS_LOOKED_UP: usize = 64;
+/// The longest read URI looked up (each lookup writes an enclosing directory's `SKILL.md` URI); a longer one is
+/// no skill file a checker follows.
+const URI_LOOKED_UP: usize = 4096;
 
 /// The extension's row of the checker's table: its methods and its first version.
 fn extension() -> Option<&'static Extension> {
@@ -46,11 +51,14 @@ pub fn is_skills_method(method: &str) -> bool {
     extension().is_some_and(|e| e.owns(method))
 }
 
+/// A listed file: its uri, digest and size.
+type File = (Box<str>, Box<str>, Option<u64>);
+
 /// A skill's entry as last answered: its frontmatter and its files (`None`: `"dynamic"`).
 struct Entry {
     frontmatter: Option<Map<String, Value>>,
-    /// (uri, digest, size), sorted by uri.
-    files: Option<Vec<(Box<str>, Box<str>, Option<u64>)>>,
+    /// Sorted by uri.
+    files: Option<Vec<File>>,
     line: u64,
 }
 
@@ -192,7 +200,7 @@ impl State {
             _ => None,
         });
         let files = skill.get("resources").and_then(Node::as_array).map(|files| {
-            let mut v: Vec<(Box<str>, Box<str>, Option<u64>)> = files
+            let mut v: Vec<File> = files
                 .iter()
                 .filter_map(|f| Some((f.get("uri")?.as_str()?.into(), f.get("digest").and_then(Node::as_str).unwrap_or_default().into(), f.get("size").and_then(Node::as_u64))))
                 .collect();
@@ -209,10 +217,10 @@ impl State {
 
     /// One content of a `resources/read` answer, against the held entries of the skills it is in.
     fn read(&self, msg: &Msg, i: usize, content: Node, sink: &mut Sink) {
-        let (Some(entries), Some(uri)) = (&self.entries, content.get("uri").and_then(Node::as_str)) else { return };
+        let (Some(entries), Some(uri)) = (&self.entries, content.get("uri").and_then(Node::as_str).filter(|u| u.len() <= URI_LOOKED_UP)) else { return };
         let at = |rest: &str| msg.pointer(&format!("/result/contents/{i}{rest}"));
         let dirs = uri.char_indices().rev().filter(|(_, c)| *c == '/').take(ANCESTORS_LOOKED_UP).map(|(at, _)| &uri[..at]);
-        let mut bytes: Option<Option<Vec<u8>>> = None;
+        let mut bytes: Option<Option<Cow<[u8]>>> = None;
         let (mut digest_reported, mut unlisted_reported) = (false, false);
         for dir in dirs {
             let skill_uri = format!("{dir}/{}", mcp_spec_types::validate::skills::SKILL_FILE);
@@ -225,7 +233,7 @@ impl State {
                 Ok(k) if !digest_reported => {
                     let (_, digest, size) = &files[k];
                     let Some(bytes) = bytes.get_or_insert_with(|| content_bytes(content)) else { continue };
-                    let got = format!("sha256:{:x}", Sha256::digest(bytes.as_slice()));
+                    let got = format!("sha256:{:x}", Sha256::digest(&bytes[..]));
                     let problem = match size {
                         Some(size) if *size != bytes.len() as u64 => Some(format!("{} bytes, not the entry's `size` {size}", bytes.len())),
                         _ if got != **digest => Some(format!("digest {got}, not the entry's {}", clip(digest))),
@@ -249,18 +257,19 @@ impl State {
 }
 
 /// A read content's raw bytes: a text's UTF-8, a blob's base64 decoded (`None` if it does not decode).
-fn content_bytes(content: Node) -> Option<Vec<u8>> {
+fn content_bytes<'t>(content: Node<'t>) -> Option<Cow<'t, [u8]>> {
     if let Some(text) = content.get("text").and_then(Node::as_str) {
-        return Some(text.as_bytes().to_vec());
+        return Some(Cow::Borrowed(text.as_bytes()));
     }
-    mcp_spec_types::validate::formats::decode_base64(content.get("blob")?.as_str()?).ok()
+    mcp_spec_types::validate::formats::decode_base64(content.get("blob")?.as_str()?).ok().map(Cow::Owned)
 }
 
 /// A read `SKILL.md` against the frontmatter of the entry it belongs to.
 fn frontmatter_check(skill_uri: &str, entry: &Entry, content: Node, at: &dyn Fn(&str) -> String, sink: &mut Sink) {
     let Some(held) = &entry.frontmatter else { return };
-    let Some(text) = content_bytes(content).and_then(|b| String::from_utf8(b).ok()) else { return };
-    let problem = match frontmatter::parse(&text) {
+    let Some(bytes) = content_bytes(content) else { return };
+    let Ok(text) = std::str::from_utf8(&bytes) else { return };
+    let problem = match frontmatter::parse(text) {
         Ok(file) => frontmatter::first_difference(&file, held).map(|(key, f, e)| {
             let shown = |v: Option<&Value>| v.map_or_else(|| "absent".to_string(), |v| clip(&v.to_string()).into_owned());
             format!("`{}` is {} in the file and {} in the entry", clip(key), shown(f), shown(e))
