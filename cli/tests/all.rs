@@ -37,6 +37,7 @@ mod session_rules;
 mod sessions;
 mod summary;
 mod tasks_ext;
+mod skills_real;
 mod tasks_real;
 mod transport_rules;
 
