@@ -36,12 +36,17 @@ const PEERS: [&str; 2] = ["ts", "rmcp"];
 /// Methods the Skills extension adds; before the checker knows them, only their lines may have findings.
 const SKILLS_METHODS: [&str; 3] = ["skills/list", "skills/get", "resources/directory/read"];
 
-/// The skills every session serves.
-pub fn skills_folder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/skills_real/skills")
+/// A folder of skills in cli/tests/skills_real/: `skills`, which every session serves, or
+/// [`OUTSIDE_AGENT_SKILLS`].
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/skills_real").join(name)
 }
 
-/// What every client prints after its steps against a server of [`skills_folder`].
+/// Two skills rmcp serves and the TypeScript SDK refuses (a name with a letter outside ASCII, `metadata` with
+/// values that are not strings).
+pub const OUTSIDE_AGENT_SKILLS: &str = "outside-agent-skills";
+
+/// What every client prints after its steps against a server of the `skills` fixture.
 pub fn expected_steps() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/skills_real/expected-steps.txt")).unwrap()
 }
@@ -55,12 +60,12 @@ pub fn recording_name(client: &str, server: &str, version: &str) -> String {
     }
 }
 
-/// Runs `client` against `server` (given [`skills_folder`]) through `mcp-schema proxy --record RECORD` on
+/// Runs `client` against `server` serving `folder`, through `mcp-schema proxy --record RECORD` on
 /// `version`; the client's output, or why it failed.
-pub fn record(client: &[OsString], server: &[OsString], version: &str, record: &Path) -> Result<String, String> {
+pub fn record(client: &[OsString], server: &[OsString], folder: &Path, version: &str, record: &Path) -> Result<String, String> {
     let (program, args) = client.split_first().expect("a client command");
     let mut cmd = Command::new(program);
-    cmd.args(args).args(["--version", version, BIN, "proxy", "--record"]).arg(record).arg("--").args(server).arg(skills_folder());
+    cmd.args(args).args(["--version", version, BIN, "proxy", "--record"]).arg(record).arg("--").args(server).arg(folder);
     run(&mut cmd)
 }
 
@@ -120,16 +125,22 @@ fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
         .collect()
 }
 
-#[test]
-fn the_recorded_sessions_check_clean_outside_the_skills_methods() {
+/// The recordings kept in cli/tests/data/skills/.
+fn kept_names() -> Vec<(String, &'static str)> {
+    let mut names = vec![(recording_name("rmcp", "rmcp", VERSIONS[0]) + "-" + OUTSIDE_AGENT_SKILLS, VERSIONS[0])];
     for version in VERSIONS {
         for client in PEERS {
-            for server in PEERS {
-                let name = recording_name(client, server, version);
-                let outside = check_recording(&name, &lines(&kept(&name)));
-                assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
-            }
+            names.extend(PEERS.iter().map(|server| (recording_name(client, server, version), version)));
         }
+    }
+    names
+}
+
+#[test]
+fn the_recorded_sessions_check_clean_outside_the_skills_methods() {
+    for (name, _) in kept_names() {
+        let outside = check_recording(&name, &lines(&kept(&name)));
+        assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
     }
 }
 
@@ -193,15 +204,21 @@ fn a_broken_answer_outside_the_skills_methods_is_reported() {
     println!("{}", why.unwrap_err());
 }
 
-/// The TypeScript peers (`npm ci` of the pinned packages): client and server command lines.
-fn typescript_peers() -> Option<(Vec<OsString>, Vec<OsString>)> {
-    let (dir, node) = common::pinned_npm("skills_real", "the TypeScript SDK's Skills peers")?;
-    let with = |script: &str| vec![node.clone().into_os_string(), dir.join(script).into_os_string()];
-    Some((with("ts-client.mjs"), with("ts-server.mjs")))
+/// A host client and a server, each a command line (see the module documentation).
+pub struct Peer {
+    pub client: Vec<OsString>,
+    pub server: Vec<OsString>,
 }
 
-/// The rmcp peers, built from their own workspace and lock file: client and server command lines.
-fn rmcp_peers() -> Option<(Vec<OsString>, Vec<OsString>)> {
+/// The TypeScript peers (`npm ci` of the pinned packages).
+fn typescript_peer() -> Option<Peer> {
+    let (dir, node) = common::pinned_npm("skills_real", "the TypeScript SDK's Skills peers")?;
+    let with = |script: &str| vec![node.clone().into_os_string(), dir.join(script).into_os_string()];
+    Some(Peer { client: with("ts-client.mjs"), server: with("ts-server.mjs") })
+}
+
+/// The rmcp peers, built from their own workspace and lock file.
+fn rmcp_peer() -> Option<Peer> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/skills_real/rmcp/Cargo.toml");
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-rmcp-peers");
@@ -213,36 +230,82 @@ fn rmcp_peers() -> Option<(Vec<OsString>, Vec<OsString>)> {
         return None;
     }
     let bin = |name: &str| vec![target.join("debug").join(name).into_os_string()];
-    Some((bin("skills-rmcp-client"), bin("skills-rmcp-server")))
+    Some(Peer { client: bin("skills-rmcp-client"), server: bin("skills-rmcp-server") })
+}
+
+/// The pinned peers that can run here, by the name their recordings carry; installed and built once.
+fn pinned_peers() -> &'static [(&'static str, Peer)] {
+    static PEERS: std::sync::OnceLock<Vec<(&'static str, Peer)>> = std::sync::OnceLock::new();
+    PEERS.get_or_init(|| [("ts", typescript_peer()), ("rmcp", rmcp_peer())].into_iter().filter_map(|(name, p)| Some((name, p?))).collect())
+}
+
+/// A fresh folder for the sessions a test records now.
+fn sessions_dir(test: &str) -> PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(test);
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    out
+}
+
+/// With `UPDATE_SKILLS_SESSIONS` set, keeps a session recorded now in cli/tests/data/skills/.
+fn keep(name: &str, recorded: &Path) {
+    if std::env::var("UPDATE_SKILLS_SESSIONS").is_ok() {
+        std::fs::create_dir_all(kept(name).parent().unwrap()).unwrap();
+        std::fs::copy(recorded, kept(name)).unwrap();
+    }
 }
 
 #[test]
 fn the_pinned_peers_record_the_same_steps_again() {
-    let peers: Vec<(&str, (Vec<OsString>, Vec<OsString>))> =
-        [("ts", typescript_peers()), ("rmcp", rmcp_peers())].into_iter().filter_map(|(name, p)| Some((name, p?))).collect();
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-sessions");
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).unwrap();
+    let out = sessions_dir("skills-sessions");
     let expected = expected_steps();
     let mut recorded = 0;
     for version in VERSIONS {
-        for (client, (client_cmd, _)) in &peers {
-            for (server, (_, server_cmd)) in &peers {
+        for (client, c) in pinned_peers() {
+            for (server, s) in pinned_peers() {
                 let name = recording_name(client, server, version);
                 let path = out.join(format!("{name}.jsonl"));
-                let steps = record(client_cmd, server_cmd, version, &path).unwrap();
+                let steps = record(&c.client, &s.server, &fixture("skills"), version, &path).unwrap();
                 assert_eq!(steps, expected, "{name}: the client's steps");
                 let input = lines(&path);
                 every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
                 let outside = check_recording(&format!("{name} (recorded now)"), &input);
                 assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
-                if std::env::var("UPDATE_SKILLS_SESSIONS").is_ok() {
-                    std::fs::create_dir_all(kept(&name).parent().unwrap()).unwrap();
-                    std::fs::copy(&path, kept(&name)).unwrap();
-                }
+                keep(&name, &path);
                 recorded += 1;
             }
         }
     }
     println!("{recorded} sessions recorded again");
+}
+
+/// rmcp serves, and its host reads, a skill named with a letter outside ASCII and one whose `metadata` maps to
+/// a number and a list; the TypeScript SDK's host refuses both entries and its server will not serve them.
+#[test]
+fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
+    let peer = |name: &str| pinned_peers().iter().find(|(n, _)| *n == name).map(|(_, p)| p);
+    let (Some(ts), Some(rmcp)) = (peer("ts"), peer("rmcp")) else {
+        eprintln!("skipped: both SDKs' peers are needed");
+        return;
+    };
+    let (folder, version) = (fixture(OUTSIDE_AGENT_SKILLS), VERSIONS[0]);
+    let out = sessions_dir("skills-disagreements");
+    let name = recording_name("rmcp", "rmcp", version) + "-" + OUTSIDE_AGENT_SKILLS;
+    let path = out.join(format!("{name}.jsonl"));
+    let steps = record(&rmcp.client, &rmcp.server, &folder, version, &path).unwrap();
+    print!("rmcp host, rmcp server:\n{steps}");
+    assert!(steps.starts_with("list: 2 skills, 0 invalid\n"), "{steps}");
+    let outside = check_recording(&format!("{name} (recorded now)"), &lines(&path));
+    assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+    keep(&name, &path);
+    let refusals = [
+        ("the TypeScript host refuses rmcp's entries", record(&ts.client, &rmcp.server, &folder, version, &out.join("ts-rmcp.jsonl"))),
+        ("the TypeScript server refuses the folder", record(&ts.client, &ts.server, &folder, version, &out.join("ts-ts.jsonl"))),
+    ];
+    for (what, outcome) in refusals {
+        let why = outcome.expect_err(what);
+        let named = ["frontmatter name \"café\" must be", "frontmatter metadata must map strings to strings"];
+        println!("{what}: {}", named.iter().filter(|n| why.contains(*n)).count());
+        assert!(named.iter().all(|n| why.contains(n)), "{what}, naming both skills:\n{why}");
+    }
 }
