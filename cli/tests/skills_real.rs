@@ -14,8 +14,11 @@
 //! - a **client** is a command line that takes `[--version V] SERVER...`, runs those steps against the server,
 //!   and prints cli/tests/skills_real/expected-steps.txt (every pairing prints the same lines).
 //!
-//! See [`record`]. The recordings kept in cli/tests/data/skills/ are named `CLIENT-SERVER.jsonl`
-//! (`-2025-11-25` before `.jsonl` for that version); `UPDATE_SKILLS_SESSIONS=1` keeps the ones recorded now. The peers record again when npm and cargo (Rust 1.88
+//! Over Streamable HTTP (`-http` in a recording's name), a server takes `--http` before the folder and prints
+//! its endpoint's URL as its first line, and a client is given that URL (the proxy's) instead of a command.
+//!
+//! See [`record`] and [`record_http`]. The recordings kept in cli/tests/data/skills/ are named
+//! `CLIENT-SERVER.jsonl` (`-2025-11-25` before `.jsonl` for that version); `UPDATE_SKILLS_SESSIONS=1` keeps the ones recorded now. The peers record again when npm and cargo (Rust 1.88
 //! for rmcp) are there: skipped with a message without them, a failure under `CI=true`.
 
 use crate::common;
@@ -69,6 +72,30 @@ pub fn record(client: &[OsString], server: &[OsString], folder: &Path, version: 
     run(&mut cmd)
 }
 
+/// As [`record`], over Streamable HTTP: `server --http FOLDER` (which prints its endpoint's URL first), and
+/// `mcp-schema proxy --http` in front of it, whose address the client is given instead of a command.
+#[cfg(unix)]
+pub fn record_http(client: &[OsString], server: &[OsString], folder: &Path, version: &str, record: &Path) -> Result<String, String> {
+    use std::io::BufRead;
+    let (program, args) = server.split_first().expect("a server command");
+    let mut upstream = Command::new(program).args(args).arg("--http").arg(folder).stdout(std::process::Stdio::piped()).spawn().map_err(|e| e.to_string())?;
+    let mut url = String::new();
+    std::io::BufReader::new(upstream.stdout.take().unwrap()).read_line(&mut url).map_err(|e| e.to_string())?;
+    let mut proxy = common::http_proxy::HttpProxy::start(url.trim(), &[]);
+    let (program, args) = client.split_first().expect("a client command");
+    let mut cmd = Command::new(program);
+    cmd.args(args).args(["--version", version, &format!("http://127.0.0.1:{}/mcp", proxy.port)]);
+    let steps = run(&mut cmd);
+    let stopped = proxy.stop();
+    let _ = upstream.kill();
+    let _ = upstream.wait();
+    std::fs::copy(&proxy.record.0, record).map_err(|e| e.to_string())?;
+    if stopped != 0 {
+        return Err(format!("the HTTP proxy exited with {stopped}"));
+    }
+    steps
+}
+
 /// Runs a command; its output, or why it failed.
 fn run(cmd: &mut Command) -> Result<String, String> {
     let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
@@ -97,6 +124,9 @@ fn methods(lines: &[Value]) -> Vec<String> {
         .iter()
         .map(|l| {
             let msg = &l["msg"];
+            if msg.is_null() {
+                return String::new();
+            }
             let key = (l["dir"].as_str().unwrap_or_default().to_string(), msg["id"].to_string());
             if let Some(method) = msg["method"].as_str() {
                 asked.insert(key, method.to_string());
@@ -108,9 +138,19 @@ fn methods(lines: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// Checks one recording of `version`: every finding printed by rule, and the lines with findings that are
-/// not Skills traffic (which must be none: the rest of each session is the base protocol).
+/// Findings of the base protocol known in a recording, by the end of its name: the TypeScript SDK's
+/// stateless 2025-11-25 fallback over HTTP answers the client's GET with 405 and a JSON-RPC error whose `id` is
+/// `null`, and opens its SSE answers without a priming event; rmcp's 2025-11-25 session primes the initialize
+/// answer's stream and the GET stream with the same event id `0`.
+const KNOWN_OUTSIDE: &[(&str, &[&str])] = &[
+    ("-ts-2025-11-25-http", &["transport.sse-priming", "transport.get-no-response", "jsonrpc.id", "type"]),
+    ("-rmcp-2025-11-25-http", &["transport.event-id-unique"]),
+];
+
+/// Checks one recording: every finding printed by rule, and the findings on lines that are not Skills
+/// traffic (which must be none but the [`KNOWN_OUTSIDE`]: the rest of each session is the base protocol).
 fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
+    let known: Vec<&str> = KNOWN_OUTSIDE.iter().filter(|(end, _)| name.split(' ').next().unwrap().ends_with(end)).flat_map(|(_, rules)| rules.iter().copied()).collect();
     let (_, r) = check_json(&["--roundtrip", "-"], Some(&jsonl(input)));
     let mut by_rule = std::collections::BTreeMap::<&str, usize>::new();
     for f in &r.found {
@@ -120,7 +160,7 @@ fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
     let method = methods(input);
     r.found
         .iter()
-        .filter(|f| !SKILLS_METHODS.contains(&method[f.line as usize - 1].as_str()))
+        .filter(|f| !SKILLS_METHODS.contains(&method[f.line as usize - 1].as_str()) && !known.contains(&f.rule.as_str()))
         .map(|f| (f.line, format!("{} at {}", f.rule, f.pointer)))
         .collect()
 }
@@ -128,6 +168,9 @@ fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
 /// The recordings kept in cli/tests/data/skills/.
 fn kept_names() -> Vec<(String, &'static str)> {
     let mut names = vec![(recording_name("rmcp", "rmcp", VERSIONS[0]) + "-" + OUTSIDE_AGENT_SKILLS, VERSIONS[0])];
+    for version in VERSIONS {
+        names.extend(PEERS.iter().map(|server| (recording_name("ts", server, version) + "-http", version)));
+    }
     for version in VERSIONS {
         for client in PEERS {
             names.extend(PEERS.iter().map(|server| (recording_name(client, server, version), version)));
@@ -152,7 +195,7 @@ fn every_step(name: &str, version: &str, input: &[Value]) -> Result<(), String> 
     let answers = |m: &'static str| method.iter().zip(input).filter(move |(x, l)| *x == m && l["dir"] == "s2c").map(|(_, l)| &l["msg"]);
     let asked = |m: &str| method.iter().zip(input).filter(|(x, l)| *x == m && l["dir"] == "c2s").count();
     let opening = if version == VERSIONS[0] { "server/discover" } else { "initialize" };
-    if method.first().map(String::as_str) != Some(opening) {
+    if method.iter().find(|m| !m.is_empty()).map(String::as_str) != Some(opening) {
         return Err(format!("{name}: the session does not open with {opening}"));
     }
     let skills: Vec<&Value> = answers("skills/list").flat_map(|m| m["result"]["skills"].as_array().into_iter().flatten()).collect();
@@ -178,13 +221,8 @@ fn every_step(name: &str, version: &str, input: &[Value]) -> Result<(), String> 
 
 #[test]
 fn the_recorded_sessions_hold_every_step() {
-    for version in VERSIONS {
-        for client in PEERS {
-            for server in PEERS {
-                let name = recording_name(client, server, version);
-                every_step(&name, version, &lines(&kept(&name))).unwrap();
-            }
-        }
+    for (name, version) in kept_names().into_iter().filter(|(name, _)| !name.ends_with(OUTSIDE_AGENT_SKILLS)) {
+        every_step(&name, version, &lines(&kept(&name))).unwrap();
     }
 }
 
@@ -277,6 +315,31 @@ fn the_pinned_peers_record_the_same_steps_again() {
         }
     }
     println!("{recorded} sessions recorded again");
+}
+
+/// The TypeScript host against both servers over Streamable HTTP, through `mcp-schema proxy --http` (rmcp's host
+/// is not paired over HTTP: its HTTP client needs reqwest, which these peers do not build).
+#[cfg(unix)]
+#[test]
+fn the_pinned_peers_record_the_same_steps_over_http() {
+    let Some((_, ts)) = pinned_peers().iter().find(|(name, _)| *name == "ts") else { return };
+    let out = sessions_dir("skills-sessions-http");
+    let mut recorded = 0;
+    for version in VERSIONS {
+        for (server, s) in pinned_peers() {
+            let name = recording_name("ts", server, version) + "-http";
+            let path = out.join(format!("{name}.jsonl"));
+            let steps = record_http(&ts.client, &s.server, &fixture("skills"), version, &path).unwrap();
+            assert_eq!(steps, expected_steps(), "{name}: the client's steps");
+            let input = lines(&path);
+            every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
+            let outside = check_recording(&format!("{name} (recorded now)"), &input);
+            assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+            keep(&name, &path);
+            recorded += 1;
+        }
+    }
+    println!("{recorded} sessions recorded again over HTTP");
 }
 
 /// rmcp serves, and its host reads, a skill named with a letter outside ASCII and one whose `metadata` maps to

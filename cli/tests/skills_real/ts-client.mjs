@@ -1,12 +1,14 @@
 // The Skills extension's host client in the TypeScript SDK v2 (`SkillsClient` of `@modelcontextprotocol/client`
-// 2.4.0, pinned in package.json), against the server given on the command line over stdio. Lists the skills,
+// 2.4.0, pinned in package.json), against the server given on the command line over stdio, or at a URL over
+// Streamable HTTP. Lists the skills,
 // gets each one and one that is not served, reads every file of every skill through SkillsClient (which verifies
 // size, digest and the SKILL.md frontmatter), and where the server declares `directoryRead`, reads every
 // directory of every skill and one URI that is not a directory. Prints one line per step, stable across runs.
 //
 //   node ts-client.mjs [--version 2026-07-28|2025-11-25] SERVER [ARGS...]
+//   node ts-client.mjs [--version 2026-07-28|2025-11-25] URL
 
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import assert from 'node:assert/strict';
@@ -21,7 +23,8 @@ const client = new Client({ name: 'skills-typescript-host', version: '2.4.0' }, 
 // A subclass, so the SDK probes with server/discover on this process, not on a sibling it spawns: the recording
 // through the proxy then holds the whole session.
 class InPlaceStdio extends StdioClientTransport {}
-await client.connect(new InPlaceStdio({ command, args, stderr: 'inherit' }));
+const http = /^https?:\/\//.test(command);
+await client.connect(http ? new StreamableHTTPClientTransport(new URL(command)) : new InPlaceStdio({ command, args, stderr: 'inherit' }));
 assert.equal(client.getNegotiatedProtocolVersion(), version);
 
 /** The JSON-RPC error code of a failed call, or why it did not fail. */

@@ -1,8 +1,9 @@
-//! rmcp 3.11's Skills server over stdio: its `skills-fs` catalog of a folder (digests computed by rmcp)
-//! answers `skills/list`, `skills/get`, `resources/directory/read` and the skill files' `resources/read`;
-//! the server declares `resources` and the extension with `directoryRead`.
+//! rmcp 3.11's Skills server: its `skills-fs` catalog of a folder (digests computed by rmcp) answers
+//! `skills/list`, `skills/get`, `resources/directory/read` and the skill files' `resources/read`; the server
+//! declares `resources` and the extension with `directoryRead`. Over stdio, or with --http over Streamable
+//! HTTP (rmcp's service in axum at 127.0.0.1, a free port; the first line on stdout is the endpoint's URL).
 //!
-//!   skills-rmcp-server SKILLS_FOLDER
+//!   skills-rmcp-server [--http] SKILLS_FOLDER
 
 #![forbid(unsafe_code)]
 
@@ -74,15 +75,43 @@ impl ServerHandler for Skills {
     }
 }
 
+/// Serves `skills` over Streamable HTTP until SIGTERM, announcing the URL first.
+async fn serve_http(skills: Skills) -> Result<(), Box<dyn std::error::Error>> {
+    use rmcp::transport::streamable_http_server::{
+        session::local::LocalSessionManager, StreamableHttpService,
+    };
+    let service = StreamableHttpService::new(
+        move || Ok(skills.clone()),
+        LocalSessionManager::default().into(),
+        Default::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    println!("http://{}/mcp", listener.local_addr()?);
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            term.recv().await;
+        })
+        .await?;
+    Ok(())
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let folder = std::env::args()
-        .nth(1)
-        .ok_or("usage: skills-rmcp-server SKILLS_FOLDER")?;
-    let catalog = SkillCatalog::from_dir(folder)?;
-    let running = Skills(Arc::new(catalog))
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let http = args.first().map(String::as_str) == Some("--http");
+    if http {
+        args.remove(0);
+    }
+    let folder = args
+        .first()
+        .ok_or("usage: skills-rmcp-server [--http] SKILLS_FOLDER")?;
+    let skills = Skills(Arc::new(SkillCatalog::from_dir(folder)?));
+    if http {
+        return serve_http(skills).await;
+    }
+    let running = skills.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }
