@@ -33,8 +33,13 @@ use serde_json::{json, Value};
 /// The revisions every pairing is recorded on: Skills is specified on the first only.
 pub const VERSIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
 
-/// The peers recorded here, by the name a recording carries.
+/// The peers whose recordings are kept, by the name a recording carries. A new peer: a function giving its
+/// [`Peer`], one entry in [`pinned_peers`], its name here (and in [`HTTP_CLIENTS`] if its host speaks HTTP).
 const PEERS: [&str; 2] = ["ts", "rmcp"];
+
+/// The peers whose hosts are paired over Streamable HTTP (rmcp's HTTP client needs reqwest, which its peers do
+/// not build).
+const HTTP_CLIENTS: [&str; 1] = ["ts"];
 
 /// Methods the Skills extension adds; before the checker knows them, only their lines may have findings.
 const SKILLS_METHODS: [&str; 3] = ["skills/list", "skills/get", "resources/directory/read"];
@@ -169,7 +174,9 @@ fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
 fn kept_names() -> Vec<(String, &'static str)> {
     let mut names = vec![(recording_name("rmcp", "rmcp", VERSIONS[0]) + "-" + OUTSIDE_AGENT_SKILLS, VERSIONS[0])];
     for version in VERSIONS {
-        names.extend(PEERS.iter().map(|server| (recording_name("ts", server, version) + "-http", version)));
+        for client in HTTP_CLIENTS {
+            names.extend(PEERS.iter().map(|server| (recording_name(client, server, version) + "-http", version)));
+        }
     }
     for version in VERSIONS {
         for client in PEERS {
@@ -317,26 +324,26 @@ fn the_pinned_peers_record_the_same_steps_again() {
     println!("{recorded} sessions recorded again");
 }
 
-/// The TypeScript host against both servers over Streamable HTTP, through `mcp-schema proxy --http` (rmcp's host
-/// is not paired over HTTP: its HTTP client needs reqwest, which these peers do not build).
+/// The [`HTTP_CLIENTS`] against every server over Streamable HTTP, through `mcp-schema proxy --http`.
 #[cfg(unix)]
 #[test]
 fn the_pinned_peers_record_the_same_steps_over_http() {
-    let Some((_, ts)) = pinned_peers().iter().find(|(name, _)| *name == "ts") else { return };
     let out = sessions_dir("skills-sessions-http");
     let mut recorded = 0;
     for version in VERSIONS {
-        for (server, s) in pinned_peers() {
-            let name = recording_name("ts", server, version) + "-http";
-            let path = out.join(format!("{name}.jsonl"));
-            let steps = record_http(&ts.client, &s.server, &fixture("skills"), version, &path).unwrap();
-            assert_eq!(steps, expected_steps(), "{name}: the client's steps");
-            let input = lines(&path);
-            every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
-            let outside = check_recording(&format!("{name} (recorded now)"), &input);
-            assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
-            keep(&name, &path);
-            recorded += 1;
+        for (client, c) in pinned_peers().iter().filter(|(name, _)| HTTP_CLIENTS.contains(name)) {
+            for (server, s) in pinned_peers() {
+                let name = recording_name(client, server, version) + "-http";
+                let path = out.join(format!("{name}.jsonl"));
+                let steps = record_http(&c.client, &s.server, &fixture("skills"), version, &path).unwrap();
+                assert_eq!(steps, expected_steps(), "{name}: the client's steps");
+                let input = lines(&path);
+                every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
+                let outside = check_recording(&format!("{name} (recorded now)"), &input);
+                assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+                keep(&name, &path);
+                recorded += 1;
+            }
         }
     }
     println!("{recorded} sessions recorded again over HTTP");
