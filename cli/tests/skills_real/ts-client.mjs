@@ -1,9 +1,9 @@
 // The Skills extension's host client in the TypeScript SDK v2 (`SkillsClient` of `@modelcontextprotocol/client`
 // 2.4.0, pinned in package.json), against the server given on the command line over stdio, or at a URL over
-// Streamable HTTP. Lists the skills,
-// gets each one and one that is not served, reads every file of every skill through SkillsClient (which verifies
-// size, digest and the SKILL.md frontmatter), and where the server declares `directoryRead`, reads every
-// directory of every skill and one URI that is not a directory. Prints one line per step, stable across runs.
+// Streamable HTTP. Lists the skills, gets each one and one that is not served, reads every file of every
+// skill through SkillsClient (which verifies size, digest and the SKILL.md frontmatter) and one file the first
+// skill does not list, and where the server declares `directoryRead`, reads every directory of every skill and
+// one URI that is not a directory. Prints one line per step, stable across runs.
 //
 //   node ts-client.mjs [--version 2026-07-28|2025-11-25] SERVER [ARGS...]
 //   node ts-client.mjs [--version 2026-07-28|2025-11-25] URL
@@ -56,6 +56,9 @@ try {
     say('skill', skill.uri, skill.frontmatter.name + ':', files.length, 'files,', bytes, 'bytes verified');
   }
   say('get unknown:', await errorCode(() => skills.get('skill://not-served/SKILL.md')));
+  // Past SkillsClient, which refuses an unlisted file before sending: the server's own answer.
+  const unlisted = entries[0].uri.replace(/SKILL\.md$/, 'not-listed.md');
+  say('read unlisted:', await errorCode(() => client.readResource({ uri: unlisted })));
   if (skills.directoryRead) {
     // A nested skill's root is also a directory of the skill around it: read once.
     const seen = new Set();

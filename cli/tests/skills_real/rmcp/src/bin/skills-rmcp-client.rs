@@ -81,6 +81,15 @@ async fn host(peer: &Peer<RoleClient>) -> Result<(), Failure> {
                 .await
         )
     );
+    let unlisted = entries
+        .first()
+        .ok_or("no skills listed")?
+        .uri
+        .replace("/SKILL.md", "/not-listed.md");
+    let read = peer
+        .read_resource(ReadResourceRequestParams::new(unlisted))
+        .await;
+    println!("read unlisted: {}", error_code(read));
     let directory_read = peer
         .peer_info()
         .is_some_and(|info| info.capabilities.supports_directory_read());
