@@ -156,29 +156,40 @@ fn methods(lines: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// Findings of the base protocol known in a recording, by the end of its name: the TypeScript SDK's
-/// stateless 2025-11-25 fallback over HTTP answers the client's GET with 405 and a JSON-RPC error whose `id` is
-/// `null`, and opens its SSE answers without a priming event; rmcp's 2025-11-25 session primes the initialize
-/// answer's stream and the GET stream with the same event id `0`.
-const KNOWN_OUTSIDE: &[(&str, &[&str])] = &[
+/// Whether `mcp-schema check --ext skills` exists: until then the Skills methods are unknown to the checker and
+/// only their lines may have findings; from then every recording checks with `--ext skills --roundtrip --strict`.
+const CHECKER_KNOWS_SKILLS: bool = false;
+
+/// Findings known in a recording, by the end of its name. The base protocol: the TypeScript SDK's stateless
+/// 2025-11-25 fallback over HTTP answers the client's GET with 405 and a JSON-RPC error whose `id` is `null`,
+/// and opens its SSE answers without a priming event; rmcp's 2025-11-25 session primes the initialize answer's
+/// stream and the GET stream with the same event id `0`. Skills: both SDKs serve it on 2025-11-25, which the
+/// extension is not specified against (reported, not failed).
+const KNOWN: &[(&str, &[&str])] = &[
     ("-ts-2025-11-25-http", &["transport.sse-priming", "transport.get-no-response", "jsonrpc.id", "type"]),
     ("-rmcp-2025-11-25-http", &["transport.event-id-unique"]),
+    ("-2025-11-25", &["session.skills.version"]),
+    ("-2025-11-25-http", &["session.skills.version"]),
 ];
 
-/// Checks one recording: every finding printed by rule, and the findings on lines that are not Skills
-/// traffic (which must be none but the [`KNOWN_OUTSIDE`]: the rest of each session is the base protocol).
+/// Checks one recording: every finding printed by rule, and those not expected: any but the [`KNOWN`] ones,
+/// and before the checker knows Skills, any on a line that is not Skills traffic (the rest of each session is
+/// the base protocol).
 fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
-    let known: Vec<&str> = KNOWN_OUTSIDE.iter().filter(|(end, _)| name.split(' ').next().unwrap().ends_with(end)).flat_map(|(_, rules)| rules.iter().copied()).collect();
-    let (_, r) = check_json(&["--roundtrip", "-"], Some(&jsonl(input)));
+    let recording = name.split(' ').next().unwrap();
+    let known: Vec<&str> = KNOWN.iter().filter(|(end, _)| recording.ends_with(end)).flat_map(|(_, rules)| rules.iter().copied()).collect();
+    let args: &[&str] = if CHECKER_KNOWS_SKILLS { &["--ext", "skills", "--roundtrip", "--strict", "-"] } else { &["--roundtrip", "-"] };
+    let (_, r) = check_json(args, Some(&jsonl(input)));
     let mut by_rule = std::collections::BTreeMap::<&str, usize>::new();
     for f in &r.found {
         *by_rule.entry(f.rule.as_str()).or_default() += 1;
     }
     println!("{name}: {} messages, {} findings {by_rule:?}", r.passed + r.failed, r.found.len());
     let method = methods(input);
+    let skills_line = |line: u64| !CHECKER_KNOWS_SKILLS && SKILLS_METHODS.contains(&method[line as usize - 1].as_str());
     r.found
         .iter()
-        .filter(|f| !SKILLS_METHODS.contains(&method[f.line as usize - 1].as_str()) && !known.contains(&f.rule.as_str()))
+        .filter(|f| !skills_line(f.line) && !known.contains(&f.rule.as_str()))
         .map(|f| (f.line, format!("{} at {}", f.rule, f.pointer)))
         .collect()
 }
@@ -200,10 +211,10 @@ fn kept_names() -> Vec<(String, &'static str)> {
 }
 
 #[test]
-fn the_recorded_sessions_check_clean_outside_the_skills_methods() {
+fn the_recorded_sessions_check_clean() {
     for (name, _) in kept_names() {
         let outside = check_recording(&name, &lines(&kept(&name)));
-        assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+        assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
     }
 }
 
@@ -250,7 +261,7 @@ fn the_recorded_sessions_hold_every_step() {
 }
 
 #[test]
-fn a_broken_answer_outside_the_skills_methods_is_reported() {
+fn a_broken_answer_is_reported() {
     let name = recording_name("ts", "rmcp", VERSIONS[0]);
     let mut input = lines(&kept(&name));
     let method = methods(&input);
@@ -263,6 +274,91 @@ fn a_broken_answer_outside_the_skills_methods_is_reported() {
     let why = every_step(&format!("{name} without its last answer"), VERSIONS[0], &input);
     assert!(why.is_err(), "a session without its last answer has every step");
     println!("{}", why.unwrap_err());
+}
+
+/// The index of the `nth` line (from 0) that is `dir` traffic of `method`.
+fn nth_line(input: &[Value], method: &str, dir: &str, nth: usize) -> usize {
+    let of = methods(input);
+    (0..input.len()).filter(|&i| of[i] == method && input[i]["dir"] == dir).nth(nth).unwrap_or_else(|| panic!("no {dir} {method} #{nth}"))
+}
+
+/// One change to a kept recording, and the rule it must be reported by on the changed line (`at`: the line,
+/// found in the recording as it is).
+struct Alteration {
+    recording: &'static str,
+    what: &'static str,
+    at: fn(&[Value]) -> usize,
+    change: fn(&mut Value),
+    rule: &'static str,
+}
+
+/// One alteration per server of each peer's real traffic (`CLIENT-SERVER`).
+const ALTERATIONS: &[Alteration] = &[
+    Alteration {
+        recording: "ts-ts",
+        what: "a listed digest in upper case",
+        at: |l| nth_line(l, "skills/list", "s2c", 0),
+        change: |m| {
+            let digest = &mut m["result"]["skills"][0]["resources"][0]["digest"];
+            *digest = json!(digest.as_str().unwrap().to_uppercase().replace("SHA256:", "sha256:"));
+        },
+        rule: "skills.digest",
+    },
+    Alteration {
+        recording: "rmcp-rmcp",
+        what: "a skill whose resources leave out its SKILL.md",
+        at: |l| nth_line(l, "skills/get", "s2c", 0),
+        change: |m| {
+            m["result"]["skill"]["resources"].as_array_mut().unwrap().remove(0);
+        },
+        rule: "skills.resources-skill-md",
+    },
+    Alteration {
+        recording: "ts-rmcp",
+        what: "the unknown skill answered with 2025-11-25's resource-not-found code",
+        at: |l| nth_line(l, "skills/get", "s2c", 4),
+        change: |m| m["error"]["code"] = json!(-32002),
+        rule: "session.skills.error-code",
+    },
+    Alteration {
+        recording: "rmcp-ts",
+        what: "a listed name that is not the skill path's last segment",
+        at: |l| nth_line(l, "skills/list", "s2c", 0),
+        change: |m| m["result"]["skills"][1]["frontmatter"]["name"] = json!("git-commit"),
+        rule: "skills.name-path",
+    },
+    Alteration {
+        recording: "ts-rmcp",
+        what: "a read file whose bytes are not the listed ones",
+        at: |l| nth_line(l, "resources/read", "s2c", 1),
+        change: |m| m["result"]["contents"][0]["text"] = json!("Dear customer,\n\nNo refund.\n"),
+        rule: "session.skills.content-digest",
+    },
+    Alteration {
+        recording: "rmcp-ts",
+        what: "a server that no longer declares directoryRead",
+        at: |l| nth_line(l, "server/discover", "s2c", 0),
+        change: |m| m["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/skills"] = json!({}),
+        rule: "session.skills.directory-undeclared",
+    },
+];
+
+#[test]
+fn altered_copies_are_reported() {
+    if !CHECKER_KNOWS_SKILLS {
+        eprintln!("skipped: the checker does not know the Skills methods yet");
+        return;
+    }
+    for a in ALTERATIONS {
+        let mut input = lines(&kept(a.recording));
+        let at = (a.at)(&input);
+        (a.change)(&mut input[at]["msg"]);
+        let (code, r) = check_json(&["--ext", "skills", "--roundtrip", "-"], Some(&jsonl(&input)));
+        let found: Vec<(&str, u64)> = r.found.iter().map(|f| (f.rule.as_str(), f.line)).collect();
+        println!("{} / {}: {found:?}", a.recording, a.what);
+        assert_eq!(code, 1, "{} / {}: not reported", a.recording, a.what);
+        assert!(found.iter().any(|(rule, _)| *rule == a.rule), "{} / {}: no {} in {found:?}", a.recording, a.what, a.rule);
+    }
 }
 
 /// A host client and a server, each a command line (see the module documentation).
@@ -330,7 +426,7 @@ fn the_pinned_peers_record_the_same_steps_again() {
                 let input = lines(&path);
                 every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
                 let outside = check_recording(&format!("{name} (recorded now)"), &input);
-                assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+                assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
                 keep(&name, &path);
                 recorded += 1;
             }
@@ -355,7 +451,7 @@ fn the_pinned_peers_record_the_same_steps_over_http() {
                 let input = lines(&path);
                 every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
                 let outside = check_recording(&format!("{name} (recorded now)"), &input);
-                assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+                assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
                 keep(&name, &path);
                 recorded += 1;
             }
@@ -381,7 +477,7 @@ fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
     print!("rmcp host, rmcp server:\n{steps}");
     assert!(steps.starts_with("list: 2 skills, 0 invalid\n"), "{steps}");
     let outside = check_recording(&format!("{name} (recorded now)"), &lines(&path));
-    assert!(outside.is_empty(), "{name}: findings outside the Skills methods: {outside:?}");
+    assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
     keep(&name, &path);
     let refusals = [
         ("the TypeScript host refuses rmcp's entries", record(&ts.client, &rmcp.server, &folder, version, &out.join("ts-rmcp.jsonl"))),
