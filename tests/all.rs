@@ -24,6 +24,7 @@ mod proptest_roundtrip;
 mod read_agrees;
 mod schema_diff;
 mod schema_verify;
+mod skills;
 mod spec_examples;
 mod tasks;
 mod validate;

@@ -23,13 +23,14 @@ fn table(config: &generator::Config) -> Vec<ModuleInfo> {
             name: leak(&m.name),
             label: leak(m.label()),
             feature: leak(&m.feature),
+            // An overlay without `protocol` is an extension stated on a core schema (Skills), not a stand-in.
             kind: match (&m.overlay, &m.protocol) {
-                (Some(_), _) => ModuleKind::Overlay,
+                (Some(_), Some(_)) => ModuleKind::Overlay,
                 (None, Some(_)) => ModuleKind::Version,
-                (None, None) => ModuleKind::Extension,
+                (_, None) => ModuleKind::Extension,
             },
             protocol: m.protocol.as_deref().map(leak),
-            base: m.overlay.as_ref().and(m.share_with.as_deref()).map(leak),
+            base: m.overlay.as_ref().and(m.protocol.as_ref()).and(m.share_with.as_deref()).map(leak),
             released: !m.unreleased,
         })
         .collect()

@@ -97,14 +97,31 @@ pub struct Extension {
     /// The module's Cargo feature (`apps`, `resource-metadata`).
     pub name: &'static str,
     pub module: Module,
-    /// Messages of the extension's own (`ui/...`); empty for an overlay.
-    pub method_prefix: &'static str,
+    /// Messages of the extension's own: methods starting with one of these (`ui/`; a whole method name
+    /// names itself); none for an overlay.
+    pub method_prefixes: &'static [&'static str],
     pub options: fn(&mut Options),
     /// A proposal overlay: the protocol version whose module this one stands in for.
     pub replaces: Option<&'static str>,
     /// An extension with its own channel (MCP Apps: view <-> host, `dir` `view2host`/`host2view`):
     /// the protocol version of the standard messages on it, whose types its unions take.
     pub channel_base: Option<&'static str>,
+    /// An extension stated as an overlay on a protocol version's schema (Skills on 2026-07-28): it types
+    /// sessions of that version or later only, and as its tables hold that version's messages too, only
+    /// `method_prefixes` claim a message for it.
+    pub on: Option<&'static str>,
+}
+
+impl Extension {
+    /// Whether `method`, which the session's core (`version`, an index into [`VERSIONS`]) does not define,
+    /// is the extension's, typed by `info` (its tables).
+    pub fn claims(&self, info: &Info, version: usize, method: &str) -> bool {
+        let own = self.method_prefixes.iter().any(|p| method.starts_with(p));
+        match self.on.map(version_index) {
+            Some(first) => own && first.is_some_and(|first| version >= first),
+            None => own || info.requests.contains_key(method) || info.notifications.contains_key(method),
+        }
+    }
 }
 
 /// What each extension or overlay changes beyond its types. A module of
@@ -112,15 +129,29 @@ pub struct Extension {
 macro_rules! extension {
     (apps, $name:literal, $module:expr, $replaces:expr) => {
         // The apps input's imports are bound to 2025-11-25 (`[module.imports]` in schema/codegen.toml).
-        Extension { name: $name, module: $module, method_prefix: "ui/", options: |o| o.apps = true, replaces: $replaces, channel_base: Some("2025-11-25") }
+        Extension { name: $name, module: $module, method_prefixes: &["ui/"], options: |o| o.apps = true, replaces: $replaces, channel_base: Some("2025-11-25"), on: None }
     };
     (tasks, $name:literal, $module:expr, $replaces:expr) => {
         // `tasks/*` and `notifications/tasks` on the client/server channel of 2026-07-28 (the input's imports are
         // bound to it); in a version whose core has tasks (2025-11-25) the core's types win.
-        Extension { name: $name, module: $module, method_prefix: "tasks/", options: |_| {}, replaces: $replaces, channel_base: None }
+        Extension { name: $name, module: $module, method_prefixes: &["tasks/"], options: |_| {}, replaces: $replaces, channel_base: None, on: None }
     };
     (resource_metadata, $name:literal, $module:expr, $replaces:expr) => {
-        Extension { name: $name, module: $module, method_prefix: "", options: |_| {}, replaces: $replaces, channel_base: None }
+        Extension { name: $name, module: $module, method_prefixes: &[], options: |_| {}, replaces: $replaces, channel_base: None, on: None }
+    };
+    (skills, $name:literal, $module:expr, $replaces:expr) => {
+        // `skills/*` and `resources/directory/read` on the client/server channel, in sessions of 2026-07-28 or
+        // later: the page specifies the extension against that revision (its module is 2026-07-28's schema.ts
+        // with the page's types added, `schema/overlays/skills.ts`).
+        Extension {
+            name: $name,
+            module: $module,
+            method_prefixes: &["skills/", "resources/directory/read"],
+            options: |_| {},
+            replaces: $replaces,
+            channel_base: None,
+            on: Some("2026-07-28"),
+        }
     };
 }
 

@@ -35,6 +35,7 @@ mod proxy_real;
 mod proxy_stop;
 mod session_rules;
 mod sessions;
+mod skills_ext;
 mod summary;
 mod tasks_ext;
 mod skills_real;

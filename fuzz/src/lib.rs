@@ -142,6 +142,7 @@ macro_rules! fuzzed {
     (resource_metadata) => { module!(resource_metadata, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
     (apps) => { module!(apps, true, [McpUiHostContext, McpUiResourceMeta, McpUiToolMeta, McpUiInitializeRequest, McpUiInitializeResult]) };
     (tasks) => { module!(tasks, true, [CallToolOutcome, GetTaskRequest, GetTaskResult, UpdateTaskRequest, CancelTaskRequest, TaskStatusNotification, DetailedTask]) };
+    (skills) => { module!(skills, true, [ClientRequest, ServerResult, ClientMessage, ServerMessage, ListSkillsResult, GetSkillResult, ReadResourceDirectoryResult, Skill]) };
 }
 
 macro_rules! every_module {

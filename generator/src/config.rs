@@ -281,7 +281,8 @@ pub struct ModuleConfig {
     /// `--defaultNumberType integer`) or `number`.
     #[serde(default)]
     pub untagged_number: UntaggedNumber,
-    /// A proposal overlay (path from the repository root) applied to `input`.
+    /// An overlay (path from the repository root) applied to `input`: with `protocol`, a proposal that stands in
+    /// for that version's module; without, an extension stated on a core schema (its messages go along with it).
     #[serde(default)]
     pub overlay: Option<String>,
     /// Bare-module imports (`from "pkg"`) mapped to a generated module.

@@ -10,7 +10,7 @@ use super::{error, escape_pointer, push_report, unknown_version, Checker, Direct
 use crate::bounded::{clip, shown_node};
 use crate::vocab::dir_name;
 use crate::session::rules::ID_REUSED;
-use crate::versions::{version_index, Info, Side, VERSIONS};
+use crate::versions::{version_index, Side, VERSIONS};
 
 impl Checker {
     pub(super) fn pick(&self, line: Option<usize>, carried: Option<usize>) -> usize {
@@ -146,13 +146,13 @@ impl Checker {
         let params = o.get("params");
         let uri = params.and_then(|p| p.get("uri")).and_then(Node::as_str).map(Box::from);
 
-        // An extension's method (`ui/...` with --ext apps, `tasks/...` and `notifications/tasks` with --ext tasks):
-        // typed by the extension's tables, either direction, unless the version's core defines the method itself
-        // (2025-11-25's own `tasks/get`).
-        let core = &self.infos[self.pick(line_protocol, None)];
+        // An extension's method (`ui/...` with --ext apps, `tasks/...` and `notifications/tasks` with --ext tasks,
+        // `skills/...` and `resources/directory/read` with --ext skills from 2026-07-28 on): typed by the extension's
+        // tables, either direction, unless the version's core defines the method itself (2025-11-25's own `tasks/get`).
+        let version = self.pick(line_protocol, None);
+        let core = &self.infos[version];
         let in_core = if is_request { core.requests.contains_key(method) } else { core.notifications.contains_key(method) };
-        let ext_of = |info: &Info, prefix: &str| method.starts_with(prefix) || info.requests.contains_key(method) || info.notifications.contains_key(method);
-        if let Some((ei, e, info)) = self.exts.iter().filter(|_| !in_core).find(|(_, e, info)| ext_of(info, e.method_prefix)) {
+        if let Some((ei, e, info)) = self.exts.iter().filter(|_| !in_core).find(|(_, e, info)| e.claims(info, version, method)) {
             let (ei, module) = (*ei, info.module);
             out.protocol = Some(e.name);
             let found = if is_request {

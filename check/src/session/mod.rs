@@ -328,7 +328,7 @@ impl Session {
             enabled: args.validate,
             apps: exts().any(|e| e.name == "apps"),
             tasks_on: exts().any(|e| e.name == "tasks"),
-            ext_prefixes: exts().map(|e| e.method_prefix).filter(|p| !p.is_empty()).collect(),
+            ext_prefixes: exts().flat_map(|e| e.method_prefixes.iter().copied()).collect(),
             whole: None,
             observer: observer(bytes),
             caps: Default::default(),

@@ -27,6 +27,9 @@ pub mod apps;
 #[cfg(feature = "tasks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tasks")))]
 pub mod tasks;
+#[cfg(feature = "skills")]
+#[cfg_attr(docsrs, doc(cfg(feature = "skills")))]
+pub mod skills;
 /// The newest released protocol version: [`v2026_07_28`].
 #[cfg(feature = "v2026-07-28")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2026-07-28")))]
@@ -146,6 +149,15 @@ pub mod modules {
             base: None,
             released: true,
         },
+        ModuleInfo {
+            name: "skills",
+            label: "the Skills extension",
+            feature: "skills",
+            kind: ModuleKind::Extension,
+            protocol: None,
+            base: None,
+            released: true,
+        },
     ];
     /// The module `latest` re-exports.
     pub const LATEST: Option<&str> = Some("v2026_07_28");
@@ -174,6 +186,7 @@ macro_rules! for_each_module {
             overlay resource_metadata "resource-metadata" "draft" draft;
             extension apps "apps" _ _;
             extension tasks "tasks" _ _;
+            extension skills "skills" _ _;
         }
     };
     ($callback:ident, $($args:tt)*) => {
@@ -188,6 +201,7 @@ macro_rules! for_each_module {
             overlay resource_metadata "resource-metadata" "draft" draft;
             extension apps "apps" _ _;
             extension tasks "tasks" _ _;
+            extension skills "skills" _ _;
         }
     };
 }

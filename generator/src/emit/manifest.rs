@@ -21,13 +21,20 @@ use quote::{format_ident, quote};
 use crate::config::{Config, ModuleConfig};
 use crate::ir::TypeSpace;
 
-/// What a module is, as the table of modules tells consumers.
+/// What a module is, as the table of modules tells consumers. An overlay stands in for the version it
+/// names in `protocol`; one without `protocol` is an extension written on a core schema (Skills on
+/// 2026-07-28), whose messages go along with that version's.
 fn kind(m: &ModuleConfig) -> &'static str {
     match (&m.overlay, &m.protocol) {
-        (Some(_), _) => "overlay",
+        (Some(_), Some(_)) => "overlay",
         (None, Some(_)) => "version",
-        (None, None) => "extension",
+        (_, None) => "extension",
     }
+}
+
+/// The module an overlay stands in for; `None` for any other kind.
+fn stands_in_for(m: &ModuleConfig) -> Option<&str> {
+    (kind(m) == "overlay").then_some(m.share_with.as_deref()).flatten()
 }
 
 /// `pub mod modules`: the table of modules as data (see [`for_each_module`] for the same table for macros).
@@ -47,9 +54,9 @@ fn module_table(space: &TypeSpace, config: &Config) -> TokenStream {
             Some(p) => quote!(Some(#p)),
             None => quote!(None),
         };
-        let base = match (&m.overlay, &m.share_with) {
-            (Some(_), Some(b)) => quote!(Some(#b)),
-            _ => quote!(None),
+        let base = match stands_in_for(m) {
+            Some(b) => quote!(Some(#b)),
+            None => quote!(None),
         };
         let released = !m.unreleased;
         quote! {
@@ -159,10 +166,7 @@ pub fn for_each_module(space: &TypeSpace, config: &Config) -> String {
     let mut entries = String::new();
     for m in space.modules.iter().filter_map(|m| config.modules.iter().find(|c| c.name == m.name)) {
         let protocol = m.protocol.as_ref().map_or("_".to_string(), |p| format!("{p:?}"));
-        let base = match (&m.overlay, &m.share_with) {
-            (Some(_), Some(b)) => b.as_str(),
-            _ => "_",
-        };
+        let base = stands_in_for(m).unwrap_or("_");
         entries.push_str(&format!("            {} {} {:?} {protocol} {base};\n", kind(m), m.name, m.feature));
     }
     format!(

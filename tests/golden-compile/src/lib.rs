@@ -111,6 +111,8 @@ pub mod typeof_declared_const;
 pub mod union_by_keys;
 #[path = "../../goldens/union_by_kind/expected.rs"]
 pub mod union_by_kind;
+#[path = "../../goldens/union_kind_literal/expected.rs"]
+pub mod union_kind_literal;
 #[path = "../../goldens/union_with_catch_all/expected.rs"]
 pub mod union_with_catch_all;
 

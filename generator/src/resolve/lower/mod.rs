@@ -537,8 +537,17 @@ impl<'a> Lowerer<'a> {
         }
         let mut variants: Vec<Variant> = Vec::new();
         for (i, m) in rest.iter().enumerate() {
-            let ty = self.to_ty(m, &naming.suffix(&format!("|{}", i + 1), &format!("{}", i + 1)), float)?;
-            let vname = variant_name(&ty);
+            // A string literal among other JSON kinds is named after its value, which says what it means
+            // (`Skill.resources`'s `"dynamic"`: type `SkillResourcesDynamic`, variant `Dynamic`); others by position.
+            let (member_naming, literal) = match &m.kind {
+                TypeKind::Literal(Literal::Str(s)) => {
+                    let word = crate::names::value_variant(s);
+                    (naming.suffix(&format!("|{s:?}"), &word), Some(word))
+                }
+                _ => (naming.suffix(&format!("|{}", i + 1), &format!("{}", i + 1)), None),
+            };
+            let ty = self.to_ty(m, &member_naming, float)?;
+            let vname = literal.unwrap_or_else(|| variant_name(&ty));
             if variants.iter().any(|v| v.name == vname) {
                 self.err(&m.location, format!("two members of this union would both be called `{vname}`"));
                 return None;
