@@ -1,5 +1,5 @@
 //! The Skills extension (`io.modelcontextprotocol/skills`) between real peers, recorded through
-//! `mcp-schema proxy --record` over stdio: the TypeScript SDK 2.4 (`SkillsExtension` from a folder as the
+//! `mcp-schema proxy --record` over stdio and Streamable HTTP: the TypeScript SDK 2.4 (`SkillsExtension` from a folder as the
 //! server, `SkillsClient` as the host; cli/tests/skills_real/ts-server.mjs and ts-client.mjs, pinned in
 //! cli/tests/skills_real/package.json) and rmcp 3.11 with `skills-fs` (its folder catalog as the server, its
 //! client's skills calls as the host; cli/tests/skills_real/rmcp/, a cargo workspace of its own with its lock
@@ -18,9 +18,14 @@
 //! Over Streamable HTTP (`-http` in a recording's name), a server takes `--http` before the folder and prints
 //! its endpoint's URL as its first line, and a client is given that URL (the proxy's) instead of a command.
 //!
+//! The recordings check clean with `--ext skills --roundtrip --strict` on 2026-07-28; on 2025-11-25 each Skills
+//! request is reported and not failed, and the base-protocol findings of the SDKs' HTTP layers are named
+//! ([`KNOWN`]).
+//!
 //! See [`record`] and [`record_http`]. The recordings kept in cli/tests/data/skills/ are named
-//! `CLIENT-SERVER.jsonl` (`-2025-11-25` before `.jsonl` for that version); `UPDATE_SKILLS_SESSIONS=1` keeps the ones recorded now. The peers record again when npm and cargo (Rust 1.88
-//! for rmcp) are there: skipped with a message without them, a failure under `CI=true`.
+//! `CLIENT-SERVER.jsonl` (`-2025-11-25` before `.jsonl` for that version); `UPDATE_SKILLS_SESSIONS=1` keeps
+//! the ones recorded now. The peers record again when npm and cargo (Rust 1.88 for rmcp) are there: skipped
+//! with a message without them, a failure under `CI=true`.
 
 use crate::common;
 
@@ -42,7 +47,7 @@ const PEERS: [&str; 2] = ["ts", "rmcp"];
 /// not build).
 const HTTP_CLIENTS: [&str; 1] = ["ts"];
 
-/// Methods the Skills extension adds; before the checker knows them, only their lines may have findings.
+/// Methods the Skills extension adds (on 2025-11-25, findings on their lines are reported, not failed).
 const SKILLS_METHODS: [&str; 3] = ["skills/list", "skills/get", "resources/directory/read"];
 
 /// A folder of skills in cli/tests/skills_real/: `skills`, which every session serves, or
@@ -156,42 +161,47 @@ fn methods(lines: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// Whether `mcp-schema check --ext skills` exists: until then the Skills methods are unknown to the checker and
-/// only their lines may have findings; from then every recording checks with `--ext skills --roundtrip --strict`.
-const CHECKER_KNOWS_SKILLS: bool = false;
+/// Whether the checker has the Skills rules (`skills.*`, `session.skills.*`): until then the altered copies
+/// are not checked. `--ext skills` itself (the types) is there.
+const CHECKER_HAS_SKILLS_RULES: bool = false;
 
-/// Findings known in a recording, by the end of its name. The base protocol: the TypeScript SDK's stateless
+/// Findings of the base protocol known in a recording, by the end of its name: the TypeScript SDK's stateless
 /// 2025-11-25 fallback over HTTP answers the client's GET with 405 and a JSON-RPC error whose `id` is `null`,
 /// and opens its SSE answers without a priming event; rmcp's 2025-11-25 session primes the initialize answer's
-/// stream and the GET stream with the same event id `0`. Skills: both SDKs serve it on 2025-11-25, which the
-/// extension is not specified against (reported, not failed).
+/// stream and the GET stream with the same event id `0`.
 const KNOWN: &[(&str, &[&str])] = &[
     ("-ts-2025-11-25-http", &["transport.sse-priming", "transport.get-no-response", "jsonrpc.id", "type"]),
     ("-rmcp-2025-11-25-http", &["transport.event-id-unique"]),
-    ("-2025-11-25", &["session.skills.version"]),
-    ("-2025-11-25-http", &["session.skills.version"]),
 ];
 
-/// Checks one recording: every finding printed by rule, and those not expected: any but the [`KNOWN`] ones,
-/// and before the checker knows Skills, any on a line that is not Skills traffic (the rest of each session is
-/// the base protocol).
-fn check_recording(name: &str, input: &[Value]) -> Vec<(u64, String)> {
+/// Checks one recording of `version` with `--ext skills --roundtrip --strict`: every finding printed by rule;
+/// the findings not expected returned. On 2026-07-28 every finding but the [`KNOWN`] ones is unexpected. On
+/// 2025-11-25, which the extension is not specified against, each Skills request must be reported and the
+/// findings on Skills lines are not failed (what the SDKs do there is outside the spec).
+fn check_recording(name: &str, version: &str, input: &[Value]) -> Vec<(u64, String)> {
     let recording = name.split(' ').next().unwrap();
     let known: Vec<&str> = KNOWN.iter().filter(|(end, _)| recording.ends_with(end)).flat_map(|(_, rules)| rules.iter().copied()).collect();
-    let args: &[&str] = if CHECKER_KNOWS_SKILLS { &["--ext", "skills", "--roundtrip", "--strict", "-"] } else { &["--roundtrip", "-"] };
-    let (_, r) = check_json(args, Some(&jsonl(input)));
+    let (_, r) = check_json(&["--ext", "skills", "--roundtrip", "--strict", "-"], Some(&jsonl(input)));
     let mut by_rule = std::collections::BTreeMap::<&str, usize>::new();
     for f in &r.found {
         *by_rule.entry(f.rule.as_str()).or_default() += 1;
     }
     println!("{name}: {} messages, {} findings {by_rule:?}", r.passed + r.failed, r.found.len());
     let method = methods(input);
-    let skills_line = |line: u64| !CHECKER_KNOWS_SKILLS && SKILLS_METHODS.contains(&method[line as usize - 1].as_str());
-    r.found
+    let skills_line = |line: u64| SKILLS_METHODS.contains(&method[line as usize - 1].as_str());
+    let outside_spec = version != VERSIONS[0];
+    let mut unexpected: Vec<(u64, String)> = r
+        .found
         .iter()
-        .filter(|f| !skills_line(f.line) && !known.contains(&f.rule.as_str()))
+        .filter(|f| !(outside_spec && skills_line(f.line)) && !known.contains(&f.rule.as_str()))
         .map(|f| (f.line, format!("{} at {}", f.rule, f.pointer)))
-        .collect()
+        .collect();
+    if outside_spec {
+        let reported: std::collections::BTreeSet<u64> = r.found.iter().map(|f| f.line).collect();
+        let requests = (1..=input.len() as u64).filter(|&n| skills_line(n) && input[n as usize - 1]["dir"] == "c2s");
+        unexpected.extend(requests.filter(|n| !reported.contains(n)).map(|n| (n, "a Skills request not reported".to_string())));
+    }
+    unexpected
 }
 
 /// The recordings kept in cli/tests/data/skills/.
@@ -212,8 +222,8 @@ fn kept_names() -> Vec<(String, &'static str)> {
 
 #[test]
 fn the_recorded_sessions_check_clean() {
-    for (name, _) in kept_names() {
-        let outside = check_recording(&name, &lines(&kept(&name)));
+    for (name, version) in kept_names() {
+        let outside = check_recording(&name, version, &lines(&kept(&name)));
         assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
     }
 }
@@ -261,14 +271,19 @@ fn the_recorded_sessions_hold_every_step() {
 }
 
 #[test]
-fn a_broken_answer_is_reported() {
+fn broken_answers_are_reported() {
     let name = recording_name("ts", "rmcp", VERSIONS[0]);
     let mut input = lines(&kept(&name));
     let method = methods(&input);
     let read = method.iter().zip(&input).position(|(m, l)| m == "resources/read" && l["dir"] == "s2c").unwrap();
     input[read]["msg"]["result"].as_object_mut().unwrap().remove("contents");
-    let outside = check_recording(&format!("{name} without `contents` on line {}", read + 1), &input);
+    let outside = check_recording(&format!("{name} without `contents` on line {}", read + 1), VERSIONS[0], &input);
     assert!(outside.iter().any(|(line, _)| *line == read as u64 + 1), "not reported: {outside:?}");
+    let mut input = lines(&kept(&name));
+    let list = nth_line(&input, "skills/list", "s2c", 0);
+    input[list]["msg"]["result"]["skills"][0].as_object_mut().unwrap().remove("resources");
+    let found = check_recording(&format!("{name} without a skill's `resources` on line {}", list + 1), VERSIONS[0], &input);
+    assert!(found.iter().any(|(line, _)| *line == list as u64 + 1), "not reported: {found:?}");
     let mut input = lines(&kept(&name));
     input.truncate(input.len() - 2);
     let why = every_step(&format!("{name} without its last answer"), VERSIONS[0], &input);
@@ -345,8 +360,8 @@ const ALTERATIONS: &[Alteration] = &[
 
 #[test]
 fn altered_copies_are_reported() {
-    if !CHECKER_KNOWS_SKILLS {
-        eprintln!("skipped: the checker does not know the Skills methods yet");
+    if !CHECKER_HAS_SKILLS_RULES {
+        eprintln!("skipped: the checker does not have the Skills rules yet");
         return;
     }
     for a in ALTERATIONS {
@@ -425,7 +440,7 @@ fn the_pinned_peers_record_the_same_steps_again() {
                 assert!(same_steps(&name, &steps, version), "{name}: the client's steps:\n{steps}");
                 let input = lines(&path);
                 every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
-                let outside = check_recording(&format!("{name} (recorded now)"), &input);
+                let outside = check_recording(&format!("{name} (recorded now)"), version, &input);
                 assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
                 keep(&name, &path);
                 recorded += 1;
@@ -450,7 +465,7 @@ fn the_pinned_peers_record_the_same_steps_over_http() {
                 assert!(same_steps(&name, &steps, version), "{name}: the client's steps:\n{steps}");
                 let input = lines(&path);
                 every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
-                let outside = check_recording(&format!("{name} (recorded now)"), &input);
+                let outside = check_recording(&format!("{name} (recorded now)"), version, &input);
                 assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
                 keep(&name, &path);
                 recorded += 1;
@@ -476,7 +491,7 @@ fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
     let steps = record(&rmcp.client, &rmcp.server, &folder, version, &path).unwrap();
     print!("rmcp host, rmcp server:\n{steps}");
     assert!(steps.starts_with("list: 2 skills, 0 invalid\n"), "{steps}");
-    let outside = check_recording(&format!("{name} (recorded now)"), &lines(&path));
+    let outside = check_recording(&format!("{name} (recorded now)"), version, &lines(&path));
     assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
     keep(&name, &path);
     let refusals = [
