@@ -149,8 +149,8 @@ impl EventReceiver for Builder {
         }
         match ev {
             Event::Scalar(text, style, anchor, _tag) => {
+                let v = if style == TScalarStyle::Plain { scalar(&text) } else { Value::String(text) };
                 if self.count(1) {
-                    let v = if style == TScalarStyle::Plain { scalar(&text) } else { Value::String(text) };
                     self.add(v, anchor, 1);
                 }
             }
@@ -227,7 +227,7 @@ mod tests {
         let mut text = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x]\n");
         for i in 1..7 {
             let prev = format!("*a{}", i - 1);
-            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev.as_str(); 9].join(", ")));
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", [prev.as_str(); 9].join(", ")));
         }
         text.push_str("---\n");
         assert_eq!(parse(&text), Err(Unreadable::Uncomparable));
