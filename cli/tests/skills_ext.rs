@@ -169,6 +169,17 @@ fn each_rule_rejects_one_break() {
             v
         }),
         ("a name the path does not end in", broken(|s| s["frontmatter"]["name"] = json!("refund")), one(&at("/uri"), "skills.name-path")),
+        // The segment is compared percent-decoded: `caf%C3%A9` is `café` (clean in a_valid_listing_checks_clean), not `cafe`.
+        ("a name the decoded path does not end in", broken(|s| {
+            s["uri"] = json!("skill://acme/caf%C3%A9/SKILL.md");
+            s["resources"] = json!([{"uri": "skill://acme/caf%C3%A9/SKILL.md", "digest": digest('a'), "size": 1}]);
+            s["frontmatter"]["name"] = json!("cafe");
+        }), one(&at("/uri"), "skills.name-path")),
+        ("a Unicode name with an uppercase letter", broken(|s| {
+            s["uri"] = json!("skill://acme/Caf%C3%A9/SKILL.md");
+            s["resources"] = json!([{"uri": "skill://acme/Caf%C3%A9/SKILL.md", "digest": digest('a'), "size": 1}]);
+            s["frontmatter"]["name"] = json!("Café");
+        }), one(&at("/frontmatter/name"), "skills.name")),
         ("a name with uppercase", broken(|s| {
             s["uri"] = json!("skill://acme/Refunds/SKILL.md");
             s["resources"] = json!([{"uri": "skill://acme/Refunds/SKILL.md", "digest": digest('a'), "size": 1}]);
