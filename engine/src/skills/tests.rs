@@ -275,3 +275,57 @@ fn dynamic_skills_are_read_unverified_within_the_bound() {
     let mut fresh = entry_with(&server, skill, |s| s.resources = SkillResources::Dynamic(mcp_spec_types::skills::SkillResourcesDynamic::Dynamic));
     assert!(fresh.verify("skill://forms/big.txt", &answer).is_ok());
 }
+
+/// The server in process, as a client's transport: each request answered by `handle`.
+struct InProcess<'a> {
+    server: &'a SkillsServer,
+    sent: Vec<String>,
+}
+
+impl Transport for InProcess<'_> {
+    fn send<R: mcp_spec_types::runtime::RequestMethod>(&mut self, request: R) -> Result<R::Result, crate::CallError> {
+        use crate::{CallError, RequestError};
+        let request = serde_json::to_value(request).unwrap();
+        let method = request["method"].as_str().unwrap().to_owned();
+        self.sent.push(method.clone());
+        let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+        params["_meta"] = meta();
+        let request = Request { id: Id::Number(1), method, params: Some(params) };
+        match self.server.handle("2026-07-28", &request).expect("a method of the server") {
+            Ok(result) => serde_json::from_value(result).map_err(|e| CallError::Request(RequestError::Unreadable(e.to_string()))),
+            Err(error) => Err(CallError::Request(RequestError::Rpc(error))),
+        }
+    }
+}
+
+#[test]
+fn the_client_pages_through_listings_and_verifies_reads() {
+    let folder = sample("client");
+    let (server, _) = SkillsServer::load(&folder.0).unwrap();
+    let server = server.page_size(1);
+    let transport = InProcess { server: &server, sent: Vec::new() };
+    let mut client = SkillsClient::new(transport, &server.capabilities()).unwrap();
+    let skills = client.list().unwrap();
+    assert_eq!(skills.len(), 3);
+    let children = client.read_directory("skill://forms").unwrap();
+    assert_eq!(children.len(), 4);
+    let mut held = HeldSkill::new(client.get("skill://forms/SKILL.md").unwrap());
+    assert_eq!(client.read(&mut held, "skill://forms/data.bin").unwrap(), [0, 159, 146, 150]);
+    let sent = client.transport().sent.len();
+    assert!(matches!(client.read(&mut held, "skill://forms/unlisted.md"), Err(ClientError::Verify(VerifyError::Unlisted { .. }))));
+    // Refused before a request went out.
+    assert_eq!(client.transport().sent.len(), sent);
+    assert!(matches!(client.get("skill://nowhere/SKILL.md"), Err(ClientError::Call(_))));
+    let counts = client.transport().sent.iter().fold(std::collections::BTreeMap::<&str, usize>::new(), |mut m, s| {
+        *m.entry(s.as_str()).or_default() += 1;
+        m
+    });
+    println!("requests sent: {counts:?}");
+    assert_eq!((counts["skills/list"], counts["resources/directory/read"]), (3, 4));
+    // Without `directoryRead` declared, no directory read is sent.
+    let undeclared = json!({"resources": {}, "extensions": {EXTENSION: {}}});
+    let mut client = SkillsClient::new(InProcess { server: &server, sent: Vec::new() }, &undeclared).unwrap();
+    assert!(matches!(client.read_directory("skill://forms"), Err(ClientError::NotDeclared(_))));
+    assert!(client.transport().sent.is_empty());
+    assert!(matches!(SkillsClient::new(InProcess { server: &server, sent: Vec::new() }, &json!({"resources": {}})), Err(ClientError::NotDeclared(_))));
+}
