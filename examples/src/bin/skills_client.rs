@@ -59,18 +59,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         let conn = runtime.block_on(async { http::client::Connection::new(program, client()?, http::client::Limits::default()).map_err(Box::<dyn Error>::from) })?;
         let mut transport = Http { runtime, conn };
         let capabilities = discover(&mut transport)?;
-        return tour(SkillsClient::new(transport, &capabilities)?);
+        return tour(&mut SkillsClient::new(transport, &capabilities)?);
     }
     let mut conn = blocking::Connection::spawn(client()?, Command::new(program).args(rest))?;
     let capabilities = discover(&mut conn)?;
     let mut skills = SkillsClient::new(conn, &capabilities)?;
-    let toured = tour_steps(&mut skills);
+    let toured = tour(&mut skills);
     skills.into_transport().close(Duration::from_secs(5))?;
     toured
-}
-
-fn tour<T: Transport>(mut skills: SkillsClient<T>) -> Result<(), Box<dyn Error>> {
-    tour_steps(&mut skills)
 }
 
 /// An entry the Agent Skills rules or the digest form would refuse.
@@ -79,7 +75,7 @@ fn invalid(skill: &Skill) -> bool {
     rules::name_problem(&skill.frontmatter.name).is_some() || rules::path_name(&skill.uri).is_none() || bad_digest
 }
 
-fn tour_steps<T: Transport>(skills: &mut SkillsClient<T>) -> Result<(), Box<dyn Error>> {
+fn tour<T: Transport>(skills: &mut SkillsClient<T>) -> Result<(), Box<dyn Error>> {
     let entries = skills.list()?;
     println!("list: {} skills, {} invalid", entries.len(), entries.iter().filter(|s| invalid(s)).count());
     for listed in &entries {
