@@ -500,7 +500,8 @@ fn the_pinned_peers_record_the_same_steps_over_http() {
 }
 
 /// rmcp serves, and its host reads, a skill named with a letter outside ASCII and one whose `metadata` maps to
-/// a number and a list; the TypeScript SDK's host refuses both entries and its server will not serve them.
+/// a number and a list (so does the engine); the TypeScript SDK's host refuses both entries and its server will not
+/// serve them.
 #[test]
 fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
     let peer = |name: &str| pinned_peers().iter().find(|(n, _)| *n == name).map(|(_, p)| p);
@@ -518,6 +519,16 @@ fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
     let outside = check_recording(&format!("{name} (recorded now)"), version, &lines(&path));
     assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
     keep(&name, &path);
+    // The engine reads the Agent Skills rules as rmcp does (a lowercase letter outside ASCII is one; `metadata`
+    // is the author's): its server serves both skills and its host reads them.
+    if let Some(engine) = peer("engine") {
+        let path = out.join("engine-engine.jsonl");
+        let steps = record(&engine.client, &engine.server, &folder, version, &path).unwrap();
+        print!("engine host, engine server:\n{steps}");
+        assert!(steps.starts_with("list: 2 skills, 0 invalid\n"), "{steps}");
+        let outside = check_recording("engine-engine (outside Agent Skills, recorded now)", version, &lines(&path));
+        assert!(outside.is_empty(), "engine-engine: unexpected findings: {outside:?}");
+    }
     let refusals = [
         ("the TypeScript host refuses rmcp's entries", record(&ts.client, &rmcp.server, &folder, version, &out.join("ts-rmcp.jsonl"))),
         ("the TypeScript server refuses the folder", record(&ts.client, &ts.server, &folder, version, &out.join("ts-ts.jsonl"))),
