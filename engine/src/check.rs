@@ -1,6 +1,6 @@
-// Validation of incoming requests against a protocol version's rules, by the version's name: the
-// engine learns the version at run time (from `initialize` or from a request's `_meta`), and each
-// version module is behind its own feature.
+//! Validation of incoming requests against a protocol version's rules, by the version's name: the
+//! engine learns the version at run time (from `initialize` or from a request's `_meta`), and each
+//! version module is behind its own feature.
 
 use serde_json::Value;
 

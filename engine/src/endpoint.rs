@@ -1,6 +1,6 @@
-// What both roles share: the table of requests this side sent (pending), the table of requests
-// the peer sent (in flight), and the two queues. Each role's `Policy` decides which incoming
-// requests reach the application and what becomes of an answer; everything else is here.
+//! What both roles share: the table of requests this side sent (pending), the table of requests
+//! the peer sent (in flight), and the two queues. Each role's `Policy` decides which incoming
+//! requests reach the application and what becomes of an answer; everything else is here.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::marker::PhantomData;

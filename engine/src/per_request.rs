@@ -1,8 +1,8 @@
-// The client side of the per-request protocol versions (2026-07-28 on): no `initialize`; each
-// request carries the version, the client's capabilities (and info, log level) in its `_meta`;
-// the input requests of an `InputRequiredResult` go to the application as requests, and once
-// each is answered the request goes again; an unsupported-version error names the versions the
-// server has.
+//! The client side of the per-request protocol versions (2026-07-28 on): no `initialize`; each
+//! request carries the version, the client's capabilities (and info, log level) in its `_meta`;
+//! the input requests of an `InputRequiredResult` go to the application as requests, and once
+//! each is answered the request goes again; an unsupported-version error names the versions the
+//! server has.
 
 use serde::Serialize;
 use serde_json::{Map, Value};

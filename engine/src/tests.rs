@@ -1,4 +1,4 @@
-// The engine driven with byte strings and a fake clock (instants made by adding to one `now`).
+//! The engine driven with byte strings and a fake clock (instants made by adding to one `now`).
 
 use std::time::{Duration, Instant};
 

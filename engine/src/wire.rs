@@ -1,8 +1,8 @@
-// Reading one line as a JSON-RPC message at the envelope level, for any protocol version, and
-// writing the few messages the engine writes itself. A line is parsed once, into a compact tree
-// (`tree::Doc`: 8 bytes per value and key, strings borrowed from the line); it is classified and
-// validated on that tree, and only what reaches the application (params, results) is made a
-// `Value`, which its version's types read.
+//! Reading one line as a JSON-RPC message at the envelope level, for any protocol version, and
+//! writing the few messages the engine writes itself. A line is parsed once, into a compact tree
+//! (`tree::Doc`: 8 bytes per value and key, strings borrowed from the line); it is classified and
+//! validated on that tree, and only what reaches the application (params, results) is made a
+//! `Value`, which its version's types read.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};

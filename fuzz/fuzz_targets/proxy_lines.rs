@@ -1,4 +1,4 @@
 #![no_main]
 #![forbid(unsafe_code)]
-// See fuzz/src/cli.rs for the property and tests/HOSTILE.md for how to run it.
+//! The `proxy_lines` fuzz target. See fuzz/src/cli.rs for the property and tests/HOSTILE.md for how to run it.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_schema_fuzz::proxy_lines(data));

@@ -1,4 +1,4 @@
 #![no_main]
 #![forbid(unsafe_code)]
-// See fuzz/src/lib.rs for the property and tests/HOSTILE.md for how to run it.
+//! The `roundtrip` fuzz target. See fuzz/src/lib.rs for the property and tests/HOSTILE.md for how to run it.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_schema_fuzz::roundtrip(data));

@@ -1,3 +1,6 @@
+//! Unit tests of the command line's parsing: each subcommand's flags read, and each misuse refused
+//! with its usage error.
+
 use super::*;
 use crate::args::Protocol;
 use crate::versions::{EXTENSIONS, VERSIONS};

@@ -1,3 +1,6 @@
+//! Unit tests of `convert`'s converter: versions named by messages follow the conversion, and what
+//! cannot be converted is reported.
+
 use super::*;
 use crate::vocab::{Diag, Outcome};
 use crate::args::DEFAULT_MAX_FINDINGS;

@@ -1,3 +1,6 @@
+//! Tests of the blocking adapter over in-memory pipes: requests answered across threads, timeouts,
+//! and the end of input.
+
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,5 @@
-// The observer's table keys: they stay small whatever a peer writes as an id or a token (the
-// table itself is the crate's one bounded table, `crate::table::Table`).
+//! The observer's table keys: they stay small whatever a peer writes as an id or a token (the
+//! table itself is the crate's one bounded table, `crate::table::Table`).
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash};

@@ -1,3 +1,6 @@
+//! Tests of the observer: what it makes of each message in either direction, held against a plain
+//! model on random traffic.
+
 use serde_json::{json, Value};
 
 use super::*;

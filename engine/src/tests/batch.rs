@@ -1,5 +1,5 @@
-// JSON-RPC batches: read in a 2025-03-26 session (each member handled, the answers written as one
-// array once all are given), refused in every other version.
+//! JSON-RPC batches: read in a 2025-03-26 session (each member handled, the answers written as one
+//! array once all are given), refused in every other version.
 
 use std::time::Instant;
 

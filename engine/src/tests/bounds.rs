@@ -1,5 +1,5 @@
-// The in-flight table bounded by bytes: ids and progress tokens past `Config::max_id_len`
-// refused with -32600, and the table's weight past `Config::max_in_flight_bytes` with -32603.
+//! The in-flight table bounded by bytes: ids and progress tokens past `Config::max_id_len`
+//! refused with -32600, and the table's weight past `Config::max_in_flight_bytes` with -32603.
 
 use serde_json::{json, Value};
 

@@ -1,5 +1,5 @@
-// The client of a per-request version (2026-07-28): `_meta` on every request, no `initialize`,
-// `server/discover`, InputRequiredResult and its retry, the unsupported-version fallback.
+//! The client of a per-request version (2026-07-28): `_meta` on every request, no `initialize`,
+//! `server/discover`, InputRequiredResult and its retry, the unsupported-version fallback.
 
 use super::*;
 use mcp_spec_types::v2026_07_28::{self as mcp, CallToolRequest, CallToolRequestParams, ListToolsRequest, PaginatedRequestParams, RequestId, RequestMetaObject};

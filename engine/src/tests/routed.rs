@@ -1,5 +1,5 @@
-// A server's lines with the client request each belongs to (`Transmit::request`), as a
-// transport with a channel per request (Streamable HTTP) routes them.
+//! A server's lines with the client request each belongs to (`Transmit::request`), as a
+//! transport with a channel per request (Streamable HTTP) routes them.
 
 use std::time::{Duration, Instant};
 

@@ -1,5 +1,5 @@
-// The server role's lifecycle, negotiation, logging, validation and 2026-07-28's per-request
-// protocol, driven with byte strings.
+//! The server role's lifecycle, negotiation, logging, validation and 2026-07-28's per-request
+//! protocol, driven with byte strings.
 
 use serde_json::{json, Value};
 #[cfg(feature = "v2026-07-28")]

@@ -1,6 +1,6 @@
-// A line is read once, as a compact tree (`tree::Doc`): what the engine decides from it is what a
-// `Value` of the same line decides (a repeated key: its last occurrence), its parse errors are
-// serde_json's, and what it hands the application is the `Value` serde_json reads.
+//! A line is read once, as a compact tree (`tree::Doc`): what the engine decides from it is what a
+//! `Value` of the same line decides (a repeated key: its last occurrence), its parse errors are
+//! serde_json's, and what it hands the application is the `Value` serde_json reads.
 
 use serde_json::{json, Value};
 

@@ -1,3 +1,6 @@
+//! Tests of the tokio adapter over duplex streams: tasks, progress, cancellation, and a context
+//! dropped before it answers.
+
 use std::time::Duration;
 
 use serde_json::{json, Value};

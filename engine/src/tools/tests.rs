@@ -1,3 +1,6 @@
+//! Tests of tools from Rust types: schemas per version, arguments read with their JSON pointers, and
+//! the router's answers.
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

@@ -1,3 +1,6 @@
+//! Unit tests of the fast reader: it reads what serde_json reads, to the same value, and leaves
+//! to serde_json what it does not take itself.
+
 use super::*;
 use serde_json::Value;
 

@@ -1,3 +1,6 @@
+//! Unit tests of the writer: every value written byte for byte as `serde_json` writes it, and the
+//! escape scanner's first special byte.
+
 use super::*;
 
 fn same<T: Serialize + ?Sized>(v: &T) {

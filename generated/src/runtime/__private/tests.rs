@@ -1,3 +1,6 @@
+//! Unit tests of the runtime's private engine: kept raw text, members ruled out of a union, tags
+//! kept as strings.
+
 use super::Raw;
 use serde::Deserialize;
 
