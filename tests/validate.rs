@@ -28,6 +28,8 @@ macro_rules! check {
 // After `check!`, which it uses.
 #[path = "validate/tasks.rs"]
 mod tasks_rules;
+#[path = "validate/skills.rs"]
+mod skills_rules;
 #[path = "validate/constraints.rs"]
 mod constraint_rules;
 
@@ -556,6 +558,7 @@ fn every_rule_accepts_and_rejects() {
     let mut tally = Tally::default();
     let mut cases = cases();
     cases.extend(tasks_rules::cases());
+    cases.extend(skills_rules::cases());
     cases.extend(constraint_rules::cases());
     for c in &cases {
         tally.check(run_case(c));

@@ -116,12 +116,28 @@ impl Extension {
     /// Whether `method`, which the session's core (`version`, an index into [`VERSIONS`]) does not define,
     /// is the extension's, typed by `info` (its tables).
     pub fn claims(&self, info: &Info, version: usize, method: &str) -> bool {
-        let own = self.method_prefixes.iter().any(|p| method.starts_with(p));
+        let own = self.owns(method);
         match self.on.map(version_index) {
             Some(first) => own && first.is_some_and(|first| version >= first),
             None => own || info.requests.contains_key(method) || info.notifications.contains_key(method),
         }
     }
+
+    /// Whether `method` is one of the extension's own messages (by its prefixes), whatever the version.
+    pub fn owns(&self, method: &str) -> bool {
+        self.method_prefixes.iter().any(|p| method.starts_with(p))
+    }
+
+    /// Whether the extension is specified for `version` (an index into [`VERSIONS`]): from its `on` version on.
+    pub fn exists_in(&self, version: usize) -> bool {
+        self.on.and_then(version_index).is_none_or(|first| version >= first)
+    }
+}
+
+/// The extension stated on a protocol version (Skills, on 2026-07-28) that owns `method`, if any: its messages
+/// exist from that version on, whatever the version's own tables hold.
+pub fn versioned(method: &str) -> Option<&'static Extension> {
+    EXTENSIONS.iter().find(|e| e.on.is_some() && e.owns(method))
 }
 
 /// What each extension or overlay changes beyond its types. A module of

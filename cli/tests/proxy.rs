@@ -274,3 +274,36 @@ fn usage_errors() {
         assert!(out.stderr.contains("usage: mcp-schema proxy"), "{}", out.stderr);
     }
 }
+
+/// A 2026-07-28 server of one skill whose supporting file reads as other bytes than its entry says.
+const SKILLS_SERVER: &str = r#"while IFS= read -r line; do
+  case "$line" in
+    *'"server/discover"'*) printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{},"extensions":{"io.modelcontextprotocol/skills":{}}},"serverInfo":{"name":"fake","version":"1"},"ttlMs":0,"cacheScope":"private"}}' ;;
+    *'"skills/list"'*) printf '%s\n' '{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:0000000000000000000000000000000000000000000000000000000000000000","size":20},{"uri":"skill://a/b.md","digest":"sha256:0000000000000000000000000000000000000000000000000000000000000000","size":2}]}],"ttlMs":0,"cacheScope":"private"}}' ;;
+    *'"resources/read"'*) printf '%s\n' '{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","contents":[{"uri":"skill://a/b.md","text":"three"}],"ttlMs":0,"cacheScope":"private"}}' ;;
+  esac
+done"#;
+
+/// `--ext skills` runs the Skills rules live: the read whose size is not its entry's is reported on its
+/// line of the recording, and `check --ext skills` of the recording finds the same.
+#[test]
+fn the_skills_rules_run_live() {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"h","version":"1"}}"#;
+    let host = [
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#),
+        format!(r#"{{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{{{meta}}}}}"#),
+        format!(r#"{{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{{"uri":"skill://a/b.md",{meta}}}}}"#),
+    ]
+    .map(|l| l + "\n")
+    .concat();
+    let record = TempFile::new("skills.jsonl", b"");
+    let findings = TempFile::new("findings.jsonl", b"");
+    let out = proxy(&["--ext", "skills", "--record", record.path(), "--findings", findings.path(), "--json", "--", "sh", "-c", SKILLS_SERVER], host.as_bytes(), false);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let recorded = std::fs::read_to_string(record.path()).unwrap();
+    let read_answer = 1 + recorded.lines().position(|l| l.contains("\"three\"")).unwrap() as u64;
+    let live = violations(&std::fs::read_to_string(findings.path()).unwrap());
+    assert_eq!(live, vec![(read_answer, "/msg/result/contents/0".to_string(), "session.skills.content-digest".to_string())]);
+    let again = common::run(&["check", "--ext", "skills", "--json", record.path()], None);
+    assert_eq!(violations(&again.stdout), live);
+}

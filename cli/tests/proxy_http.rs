@@ -543,3 +543,42 @@ async fn sessionless_clients_are_checked_apart() {
     assert_eq!(sorted[0], sorted[1], "{}", check.stdout);
     assert_eq!(check.stdout.lines().last(), found.lines().last(), "{}\n{found}", check.stdout);
 }
+
+/// `--ext skills` over Streamable HTTP: a stateless 2026-07-28 server lists a skill in one exchange and
+/// serves one of its files with other bytes in the next; the Skills rules see both (the held entry is
+/// the stream's, not the exchange's), and `check --ext skills` of the recording finds the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_skills_rules_run_on_http_exchanges() {
+    fn answer(seen: &Seen, _: u16) -> Answer {
+        let request: Value = serde_json::from_slice(&seen.body).unwrap_or(Value::Null);
+        let zero = format!("sha256:{}", "0".repeat(64));
+        let result = match request["method"].as_str() {
+            Some("skills/list") => serde_json::json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "skills": [{
+                "uri": "skill://a/SKILL.md", "frontmatter": {"name": "a", "description": "d"},
+                "resources": [{"uri": "skill://a/SKILL.md", "digest": zero, "size": 20}, {"uri": "skill://a/b.md", "digest": zero, "size": 2}],
+            }]}),
+            _ => serde_json::json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "contents": [{"uri": "skill://a/b.md", "text": "three"}]}),
+        };
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string();
+        (200, vec![("content-type", "application/json".into())], vec![(0, body.into_bytes())])
+    }
+    let up = upstream(answer).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/mcp", up.port), &["--ext", "skills"]);
+    let url = format!("http://127.0.0.1:{}/mcp", proxy.port);
+    let c = client();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"h","version":"1"}}"#;
+    for (id, method, params) in [(1, "skills/list", String::new()), (2, "resources/read", r#""uri":"skill://a/b.md","#.to_string())] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params}{meta}}}}}"#).into_bytes();
+        let mut h = vec![("content-type", "application/json"), ("accept", "application/json, text/event-stream"), ("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)];
+        if method == "resources/read" {
+            h.push(("mcp-name", "skill://a/b.md"));
+        }
+        assert_eq!(send(&c, "POST", &url, &h, vec![(0, body)]).await.0, 200);
+    }
+    assert_eq!(proxy.stop(), 0);
+    let rules = |text: &str| -> Vec<String> { text.lines().filter_map(|l| Some(l.split('[').nth(1)?.split(']').next()?.to_string())).collect() };
+    let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
+    assert_eq!(rules(&found), ["session.skills.content-digest"], "{found}");
+    let check = common::run(&["check", "--ext", "skills", proxy.record.path()], None);
+    assert_eq!(rules(&check.stdout), rules(&found), "{}", check.stdout);
+}

@@ -3,6 +3,7 @@
 //! finding, on the line and pointer of the message that breaks it.
 
 use crate::common;
+mod skills;
 mod tasks;
 
 use common::lines::{c2s, note, ok, req, s2c};
@@ -649,7 +650,7 @@ fn session_findings(flags: &[&str], lines: &[Value]) -> Vec<(String, u64, String
 #[test]
 fn each_rule_accepts_and_rejects() {
     let mut cases = Cases::default();
-    for c in CASES.iter().chain(tasks::CASES) {
+    for c in CASES.iter().chain(tasks::CASES).chain(skills::CASES) {
         cases.check(&format!("{} (accept)", c.name), || {
             let found = session_findings(c.flags, &(c.accept)());
             if found.is_empty() {
@@ -677,7 +678,7 @@ fn each_rule_accepts_and_rejects() {
 fn every_rule_is_tested_and_documented() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     for rule in mcp_spec_types_cli::session::RULES {
-        let every = || CASES.iter().chain(tasks::CASES);
+        let every = || CASES.iter().chain(tasks::CASES).chain(skills::CASES);
         assert!(every().any(|c| c.expect.0 == rule.id), "no case rejects with `{}`", rule.id);
         let severity = match rule.severity {
             mcp_spec_types::validate::Severity::Error => "error",

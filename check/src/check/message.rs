@@ -177,6 +177,16 @@ impl Checker {
             }
             return dir;
         }
+        // An enabled extension's message in a version before the extension's first (the TypeScript SDK's Skills on
+        // 2025-11-25): outside the spec, so not typed (the session reports it: `session.skills.version`); its
+        // answer is only required to be an object.
+        if !in_core && self.exts.iter().any(|(_, e, _)| e.owns(method) && !e.exists_in(version)) {
+            out.protocol = Some(core.module.name);
+            if id.is_some() {
+                self.remember(Req { module: ModRef::Version(version), method: None, result: Some("object"), task: false, uri });
+            }
+            return dir;
+        }
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
         let carried = self.read_version(o, dir, prefix, "params", line_protocol, out);

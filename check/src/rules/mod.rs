@@ -56,6 +56,10 @@ impl Rule {
         Rule { since, ..self }
     }
 
+    pub(crate) const fn until(self, until: &'static str) -> Rule {
+        Rule { until: Some(until), ..self }
+    }
+
     /// The severity's name, as findings print it.
     pub fn severity_name(&self) -> &'static str {
         match self.severity {

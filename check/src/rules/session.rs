@@ -1,5 +1,5 @@
-//! The session rules (area `session`): rules over a session's messages, `--ext apps` and
-//! `--ext tasks` included. Each had a slashed id before (`session/lifecycle/initialize-first`),
+//! The session rules (area `session`): rules over a session's messages, `--ext apps`,
+//! `--ext tasks` and `--ext skills` included. Each had a slashed id before (`session/lifecycle/initialize-first`),
 //! kept in `was`.
 
 use mcp_spec_types::validate::Severity;
@@ -16,6 +16,11 @@ const fn warning(id: &'static str, was: &'static [&'static str], source: &'stati
 
 /// A rule of the Tasks extension, which 2026-07-28 introduces.
 const fn tasks(rule: Rule) -> Rule {
+    rule.since("2026-07-28")
+}
+
+/// A rule of the Skills extension, specified against 2026-07-28.
+const fn skills(rule: Rule) -> Rule {
     rule.since("2026-07-28")
 }
 
@@ -248,6 +253,53 @@ pub static TASKS_COMPLETED_RESULT: Rule = tasks(error(
     "Tasks extension, error handling: if the request completed with a result, the task uses `completed` and the `result` field MUST contain that result: it is checked as the result of the request that created the task (`CallToolResult` for `tools/call`)",
 ));
 
+pub static SKILLS_VERSION: Rule = warning(
+    "session.skills.version",
+    &[],
+    "Skills extension (SEP-2640), Protocol Revision: the extension is specified against base revision 2026-07-28 or later; a Skills message (`skills/*`, `resources/directory/read`) in a session of an earlier version is outside the spec: reported, not checked (warning: the TypeScript SDK sends them on 2025-11-25)",
+)
+.until("2025-11-25");
+pub static SKILLS_UNDECLARED: Rule = skills(error(
+    "session.skills.undeclared",
+    &[],
+    "Skills extension (SEP-2640), Capability Negotiation: clients issue `skills/list` and `skills/get` only after observing the server's declaration (and both parties MUST only use capabilities successfully negotiated): a `skills/*` request after the server's capabilities (`initialize` or `server/discover`) came without `io.modelcontextprotocol/skills`",
+));
+pub static SKILLS_DIRECTORY_UNDECLARED: Rule = skills(error(
+    "session.skills.directory-undeclared",
+    &[],
+    "Skills extension (SEP-2640), Capability Negotiation: clients MUST NOT call `resources/directory/read` against a server that has not declared `directoryRead: true` (here: its capabilities are in view without it)",
+));
+pub static SKILLS_RESOURCES_CAPABILITY: Rule = skills(error(
+    "session.skills.resources-capability",
+    &[],
+    "Skills extension (SEP-2640), Capability Negotiation: a server declaring the extension MUST also declare the `resources` capability",
+));
+pub static SKILLS_ERROR_CODE: Rule = skills(error(
+    "session.skills.error-code",
+    &[],
+    "Skills extension (SEP-2640), Error Handling: servers MUST answer `skills/get` for a `uri` that is no skill they serve, and `resources/directory/read` of a `uri` that does not exist or is not a directory, with -32602 (Invalid params), internal errors with -32603: an error answer with another code (-32601 where the server did not declare the method, and the base protocol's -32020 and -32022, excepted)",
+));
+pub static SKILLS_DIRECTORY_CHILD: Rule = skills(warning(
+    "session.skills.directory-child",
+    &[],
+    "Skills extension (SEP-2640), Reading Directories: the result holds the direct children of the requested directory and is not recursive: a child whose `uri` is not the directory's, a slash and one segment (stated without MUST: a warning)",
+));
+pub static SKILLS_CONTENT_DIGEST: Rule = skills(warning(
+    "session.skills.content-digest",
+    &[],
+    "Skills extension (SEP-2640), Integrity and Verification: a host MUST verify a read file listed in a skill's `resources` against its `size` and `digest` (text: its UTF-8 bytes; blob: base64-decoded) and MUST NOT use content that fails; here against the session's last `skills/list` or `skills/get` entry (warning: a wrong entry and a skill changed since it was fetched look the same, and the host's use is not in the traffic)",
+));
+pub static SKILLS_FRONTMATTER: Rule = skills(warning(
+    "session.skills.frontmatter",
+    &[],
+    "Skills extension (SEP-2640), Frontmatter and Frontmatter Verification: an entry's `frontmatter` MUST be identical in content to its `SKILL.md`'s YAML frontmatter, and a host MUST NOT load a skill whose fetched `SKILL.md` differs field by field; here a read `SKILL.md` against the session's last entry (warning, as `session.skills.content-digest`)",
+));
+pub static SKILLS_UNLISTED_READ: Rule = skills(warning(
+    "session.skills.unlisted-read",
+    &[],
+    "Skills extension (SEP-2640), the Acting Window and the Held Entry: a `resources` array is complete, so a read of a file within a skill that its held entry does not list is a verification failure equivalent to a digest mismatch; here a file within a skill of the session's last entries, answered by the server (warning, as `session.skills.content-digest`)",
+));
+
 /// Every session rule, in the order cli/README.md lists them.
 pub static RULES: &[&Rule] = &[
     &ID_REUSED,
@@ -295,4 +347,13 @@ pub static RULES: &[&Rule] = &[
     &TASKS_COMPLETED_RESULT,
     &TASKS_RESULT_REMOVED,
     &TASKS_LEGACY_CAPABILITY,
+    &SKILLS_VERSION,
+    &SKILLS_UNDECLARED,
+    &SKILLS_DIRECTORY_UNDECLARED,
+    &SKILLS_RESOURCES_CAPABILITY,
+    &SKILLS_ERROR_CODE,
+    &SKILLS_DIRECTORY_CHILD,
+    &SKILLS_CONTENT_DIGEST,
+    &SKILLS_FRONTMATTER,
+    &SKILLS_UNLISTED_READ,
 ];

@@ -24,6 +24,7 @@ mod progress;
 mod resources;
 pub use crate::rules::session as rules;
 mod schema_bounds;
+mod skills;
 mod tasks;
 mod tools;
 
@@ -252,6 +253,7 @@ pub(crate) struct ParkedStream {
     tools: tools::State,
     resources: resources::State,
     tasks: tasks::State,
+    skills: skills::State,
     channel: apps::Channel,
 }
 
@@ -264,6 +266,7 @@ impl ParkedStream {
             tools: tools::State::new(bytes),
             resources: resources::State::new(bytes),
             tasks: tasks::State::new(bytes),
+            skills: skills::State::new(bytes),
             channel: apps::Channel::new(bytes),
         }
     }
@@ -280,6 +283,8 @@ pub struct Session {
     apps: bool,
     /// `--ext tasks`: the Tasks extension's session rules.
     tasks_on: bool,
+    /// `--ext skills`: the Skills extension's session rules.
+    skills_on: bool,
     /// The method prefixes of the enabled extensions (`ui/`): their messages are not the session's.
     ext_prefixes: Vec<&'static str>,
     /// Whether the stream's first message makes it a whole session (see the module docs).
@@ -292,6 +297,7 @@ pub struct Session {
     schemas: tools::SchemaCache,
     resources: resources::State,
     tasks: tasks::State,
+    skills: skills::State,
     /// The MCP Apps view<->host channel's lifecycle.
     channel: apps::Channel,
     messages: MessageCounts,
@@ -328,6 +334,7 @@ impl Session {
             enabled: args.validate,
             apps: exts().any(|e| e.name == "apps"),
             tasks_on: exts().any(|e| e.name == "tasks"),
+            skills_on: exts().any(|e| e.name == "skills"),
             ext_prefixes: exts().flat_map(|e| e.method_prefixes.iter().copied()).collect(),
             whole: None,
             observer: observer(bytes),
@@ -336,6 +343,7 @@ impl Session {
             schemas: tools::SchemaCache::new(bytes),
             resources: resources::State::new(bytes),
             tasks: tasks::State::new(bytes),
+            skills: skills::State::new(bytes),
             channel: apps::Channel::new(bytes),
             messages: MessageCounts::default(),
             leg: "",
@@ -354,6 +362,7 @@ impl Session {
         self.tools = tools::State::new(bytes);
         self.resources = resources::State::new(bytes);
         self.tasks = tasks::State::new(bytes);
+        self.skills = skills::State::new(bytes);
         self.channel = apps::Channel::new(bytes);
     }
 
@@ -366,11 +375,12 @@ impl Session {
         std::mem::swap(&mut self.tools, &mut other.tools);
         std::mem::swap(&mut self.resources, &mut other.resources);
         std::mem::swap(&mut self.tasks, &mut other.tasks);
+        std::mem::swap(&mut self.skills, &mut other.skills);
         std::mem::swap(&mut self.channel, &mut other.channel);
     }
 
     fn evicted_now(&self) -> u64 {
-        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.tasks.evicted() + self.channel.evicted()
+        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.tasks.evicted() + self.skills.evicted() + self.channel.evicted()
     }
 
     /// Entries the bounded tables forgot, over every stream so far.
@@ -414,8 +424,11 @@ impl Session {
 
         let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
             (Some("initialize"), Some(Direction::ClientToServer) | None) => id.is_some(),
-            // A Tasks extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
-            (Some(m), Some(Direction::ClientToServer) | None) => id.is_some() && !msg.version_has("initialize") && (version.is_some() || (self.tasks_on && m.starts_with("tasks/"))),
+            // A Tasks or Skills extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
+            (Some(m), Some(Direction::ClientToServer) | None) => {
+                let ext = (self.tasks_on && m.starts_with("tasks/")) || (self.skills_on && skills::is_skills_method(m));
+                id.is_some() && !msg.version_has("initialize") && (version.is_some() || ext)
+            }
             _ => false,
         });
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
@@ -423,6 +436,9 @@ impl Session {
         // The Tasks extension's rules span its own messages and the core's (`tools/call`, `subscriptions/listen`).
         if self.tasks_on {
             self.tasks.observe(&msg, whole, &mut sink);
+        }
+        if self.skills_on {
+            self.skills.observe(&msg, &mut sink);
         }
         if version.is_none() || answers_ext {
             // An extension's message (`ui/...`, or its answer): only counted and paired.

@@ -8,7 +8,7 @@ use super::core::{key, method_of, Bridge, Down, Output, Up, UpKind, INTERNAL_ERR
 use super::record::{Leg, Verdict};
 use super::shape::{self, Refusal};
 use crate::vocab::Direction;
-use crate::versions::VERSIONS;
+use crate::versions::{versioned, Extension, VERSIONS};
 
 /// The longest request kept for a retry with input responses: a longer one that gets an
 /// `InputRequiredResult` is answered with an error (memory stays bounded: 4096 requests in flight).
@@ -90,6 +90,9 @@ impl Bridge {
                 what.push(format!("protocolVersion {}", VERSIONS[s].name));
             }
         }
+        if let Some(ext) = versioned(&method) {
+            return self.versioned_from_client(line, value, id, &method, ext, what, out);
+        }
         let (from, to) = (&self.infos[c], &self.infos[s]);
         let (source, target, side, union) = match &id {
             Some(_) => (from.requests.get(method.as_str()).map(|r| r.0), to.requests.get(method.as_str()).map(|r| r.0), &to.client_requests, from.client_requests.name()),
@@ -123,6 +126,30 @@ impl Bridge {
                 }
             }
             Err((code, r)) => self.refuse(out, Leg::Client, line, &method, id, r, code),
+        }
+    }
+
+    /// A message of an extension stated on a protocol version (Skills: 2026-07-28 on), which no conversion
+    /// covers: passed on unchanged (but for the per-request keys) to a server of that version or later, refused
+    /// to an earlier one, which cannot carry it.
+    #[allow(clippy::too_many_arguments)]
+    fn versioned_from_client(&mut self, line: &[u8], value: Value, id: Option<Value>, method: &str, ext: &Extension, mut what: Vec<String>, out: &mut Output) {
+        let s = self.server;
+        if !ext.exists_in(s) {
+            let first = ext.on.unwrap_or("?");
+            let r = Refusal::new(format!("`{method}` is the {} extension's, which exists only from {first}: the server's {} cannot carry it", ext.name, VERSIONS[s].name));
+            return self.refuse(out, Leg::Client, line, method, id, r, METHOD_NOT_FOUND);
+        }
+        what.push(format!("the {} extension's message, unchanged", ext.name));
+        let mut value = value;
+        let up_id = id.as_ref().map(|_| self.new_id());
+        if let (Some(up_id), Some(o)) = (&up_id, value.as_object_mut()) {
+            o.insert("id".into(), up_id.clone());
+        }
+        self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Converted, method, what.join("; "), None);
+        self.send_server(out, &value);
+        if let (Some(id), Some(up_id)) = (id, up_id) {
+            self.track_up(&up_id, Up::forward(id, method, UpKind::Forward, Value::Null));
         }
     }
 

@@ -8,7 +8,7 @@ use super::core::{error_response, key, method_of, refusal_message, Bridge, Down,
 use super::record::{Leg, Verdict};
 use super::shape::{self, convert_result, Refusal};
 use crate::vocab::Direction;
-use crate::versions::{version_index, VERSIONS};
+use crate::versions::{version_index, versioned, VERSIONS};
 
 impl Bridge {
     pub(super) fn request_or_notification_from_server(&mut self, line: &[u8], msg: Map<String, Value>, out: &mut Output) {
@@ -98,7 +98,14 @@ impl Bridge {
             }
         }
         let s = self.server;
-        let converted = convert_result(&self.infos[s], &self.infos[c], &up.method, &mut result, &mut what);
+        // An extension's result that no conversion covers (Skills, whose request went on unchanged) comes back so too.
+        let converted = match versioned(&up.method) {
+            Some(ext) => {
+                what.push(format!("the {} extension's result, unchanged", ext.name));
+                Ok(result.clone())
+            }
+            None => convert_result(&self.infos[s], &self.infos[c], &up.method, &mut result, &mut what),
+        };
         match converted {
             Ok(mut r) => {
                 if up.kind == UpKind::Initialize {

@@ -390,3 +390,34 @@ fn requests_waiting_per_side_are_bounded_by_bytes_as_well_as_count() {
     assert!(b.up.bytes() <= 64 << 20, "{}", b.up.bytes());
     assert!(b.up.len() < 200 && b.up.contains(&key(&json!(199))) && !b.up.contains(&key(&json!(0))));
 }
+
+/// Skills exists only from 2026-07-28: an older client's `skills/*` goes to a 2026-07-28 server unchanged but for
+/// the per-request keys, and its answer comes back unchanged; a 2026-07-28 client's is refused to an older server.
+#[test]
+fn skills_pass_up_and_are_refused_down() {
+    let mut b = bridge("2026-07-28");
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
+    let discover = values(&b.from_client(&line(init)).to_server)[0].clone();
+    let caps = json!({"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}});
+    let result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": caps, "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "new", "version": "2"}}});
+    b.from_server(&line(json!({"jsonrpc": "2.0", "id": discover["id"], "result": result})));
+    let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 7, "method": "skills/get", "params": {"uri": "skill://a/SKILL.md"}})));
+    let sent = &values(&out.to_server)[0];
+    assert_eq!((sent["method"].as_str(), sent["params"]["uri"].as_str(), sent["params"][META][PV].as_str()), (Some("skills/get"), Some("skill://a/SKILL.md"), Some("2026-07-28")));
+    let skill = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "skill": {"uri": "skill://a/SKILL.md", "frontmatter": {"name": "a", "description": "d"}, "resources": "dynamic"}});
+    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": sent["id"], "result": skill.clone()})));
+    assert_eq!(values(&out.to_client), vec![json!({"jsonrpc": "2.0", "id": 7, "result": skill})]);
+    assert_eq!(verdict(&b, Verdict::Refused), 0);
+
+    let mut b = bridge("2025-11-25");
+    let meta = json!({PV: "2026-07-28", CAPS: {}, "io.modelcontextprotocol/clientInfo": {"name": "new", "version": "2"}});
+    let init = values(&b.from_client(&line(json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {META: meta}}))).to_server)[0].clone();
+    let result = json!({"protocolVersion": "2025-11-25", "capabilities": {"resources": {}}, "serverInfo": {"name": "old", "version": "1"}});
+    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": init["id"], "result": result})));
+    assert_eq!(values(&out.to_server), vec![json!({"jsonrpc": "2.0", "method": "notifications/initialized"})]);
+    let error = &values(&out.to_client)[0];
+    assert_eq!((error["id"].as_i64(), error["error"]["code"].as_i64()), (Some(1), Some(-32601)));
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the skills extension's, which exists only from 2026-07-28"), "{message}");
+    assert_eq!(verdict(&b, Verdict::Refused), 1);
+}

@@ -21,7 +21,7 @@ use crate::args::{CheckArgs, Protocol};
 use crate::check::Checker;
 use crate::rules::stream::LINE_TOO_COSTLY;
 use crate::vocab::{Diag, Outcome, PENDING_CAP};
-use crate::versions::{version_index, Info, Side, LATEST, VERSIONS};
+use crate::versions::{version_index, versioned, Extension, Info, Side, LATEST, EXTENSIONS, VERSIONS};
 
 /// What converting one line gave.
 #[derive(Debug, Clone)]
@@ -53,8 +53,10 @@ struct Sent {
     /// The method, if the source version defines it.
     method: Option<&'static str>,
     line: u64,
-    /// Why the target cannot carry the request, and so neither its answer.
-    refused: Option<String>,
+    /// Why the target cannot carry the request (the rule and the reason), and so neither its answer.
+    refused: Option<(&'static str, String)>,
+    /// An extension's request that went on unchanged (Skills): its answer does too.
+    passes: bool,
 }
 
 /// Requests waiting for an answer, by (direction of the request, id), bounded like `check`'s: past
@@ -129,7 +131,10 @@ pub struct Converter {
 
 impl Converter {
     pub fn new(args: &ConvertArgs) -> Converter {
-        let check = CheckArgs { protocol: args.from, max_findings: args.max_findings, ..CheckArgs::default() };
+        // The extensions stated on a protocol version (Skills) are checked as `check --ext` would: their
+        // messages convert by version alone, with no conversion to refuse them.
+        let extensions = EXTENSIONS.iter().enumerate().filter(|(_, e)| e.on.is_some()).map(|(i, _)| i).collect();
+        let check = CheckArgs { protocol: args.from, max_findings: args.max_findings, extensions, ..CheckArgs::default() };
         Converter {
             infos: VERSIONS.iter().map(Info::new).collect(),
             to: args.to,
@@ -247,6 +252,30 @@ impl Converter {
         self.convert_one(msg, dir, from, prefix, out)
     }
 
+    /// A message of an extension stated on a protocol version (Skills: 2026-07-28 on), which no conversion
+    /// covers: unchanged (but for the version its `_meta` names) to a version that has the extension, refused
+    /// to one before it, and its answer likewise.
+    /// `of`: the extension, and the version the message is in.
+    #[allow(clippy::too_many_arguments)]
+    fn versioned_message(&mut self, mut msg: Value, method: &str, id: Option<Value>, dir: Option<Direction>, of: (&Extension, &str), prefix: &str, out: &mut Outcome) -> Option<Value> {
+        let (ext, from) = of;
+        let (max, line) = (self.max_findings, self.line);
+        let to = self.infos[self.to].module;
+        let refused = (!ext.exists_in(self.to)).then(|| format!("`{}` is the {} extension's, which exists only from {}: {} cannot carry it", crate::bounded::clip(method), ext.name, ext.on.unwrap_or("?"), to.label));
+        if let Some(id) = &id {
+            self.pending.insert(dir, id, Sent { method: None, line, refused: refused.clone().map(|r| (METHOD.id, r)), passes: refused.is_none() });
+        }
+        if self.follow_only {
+            return None;
+        }
+        if let Some(why) = refused {
+            push(out, max, refuse(format!("{prefix}/method"), METHOD.id, why));
+            return None;
+        }
+        follow_version(msg.get_mut("params"), from, to.name, false);
+        Some(msg)
+    }
+
     fn convert_one(&mut self, mut msg: Value, dir: Option<Direction>, from: usize, prefix: &str, out: &mut Outcome) -> Option<Value> {
         let (max, line, read) = (self.max_findings, self.line, self.read);
         let (from, to) = (&self.infos[from], &self.infos[self.to]);
@@ -255,6 +284,10 @@ impl Converter {
             return None;
         };
         if let Some(method) = o.get("method").and_then(Value::as_str) {
+            if let Some(ext) = versioned(method) {
+                let (method, id, from) = (method.to_string(), o.get("id").cloned(), from.module.name);
+                return self.versioned_message(msg, &method, id, dir, (ext, from), prefix, out);
+            }
             let id = o.get("id");
             let is_request = id.is_some();
             let what = if is_request { "request" } else { "notification" };
@@ -273,8 +306,8 @@ impl Converter {
                 }),
             };
             if let Some(id) = id {
-                let refused = refusal.as_ref().filter(|d| d.rule == DIRECTION.id).map(|d| d.message.clone());
-                self.pending.insert(dir, id, Sent { method: known, line, refused });
+                let refused = refusal.as_ref().filter(|d| d.rule == DIRECTION.id).map(|d| (DIRECTION.id, d.message.clone()));
+                self.pending.insert(dir, id, Sent { method: known, line, refused, passes: false });
             }
             if self.follow_only {
                 return None;
@@ -292,10 +325,13 @@ impl Converter {
         if self.follow_only {
             return None;
         }
-        if let Some(Sent { method, line, refused: Some(why), .. }) = &sent {
+        if let Some(Sent { method, line, refused: Some((rule, why)), .. }) = &sent {
             let method = method.unwrap_or("?");
-            push(out, max, refuse(prefix, DIRECTION.id, format!("answers the `{method}` request of line {line}, which was not converted: {why}")));
+            push(out, max, refuse(prefix, rule, format!("answers the `{method}` request of line {line}, which was not converted: {why}")));
             return None;
+        }
+        if sent.as_ref().is_some_and(|s| s.passes) {
+            return Some(msg);
         }
         if o.contains_key("error") {
             return match (from.error_response, to.error_response) {

@@ -131,3 +131,31 @@ fn a_line_too_costly_as_a_value_is_followed_from_its_head() {
     assert!(r.value.is_some(), "{:?}", r.outcome.diags);
     assert_eq!(r.value.unwrap()["msg"]["result"]["content"], json!([]));
 }
+
+/// Skills exists only from 2026-07-28: down, its request and answer are refused with a reason that says so;
+/// up (the TypeScript SDK's Skills on 2025-11-25, reported there, not failed), both go on unchanged.
+#[test]
+fn skills_pass_up_and_are_refused_down() {
+    let lines = |c: &mut Converter, ls: &[Value]| -> Vec<Converted> { ls.iter().enumerate().filter_map(|(i, l)| c.convert_line(&serde_json::to_vec(l).unwrap(), i as u64 + 1)).collect() };
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}});
+    let list = json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {"_meta": meta}}});
+    let listed = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {"name": "a", "description": "d"}, "resources": "dynamic"}]});
+    let answer = json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 1, "result": listed}});
+    let down = lines(&mut converter("2025-11-25"), &[list, answer]);
+    let refusals: Vec<(&str, &str)> = down.iter().flat_map(|c| c.outcome.diags.iter().map(|d| (d.rule, d.message.as_str()))).collect();
+    assert!(down.iter().all(|c| c.value.is_none()), "{refusals:?}");
+    assert_eq!(refusals.iter().map(|r| r.0).collect::<Vec<_>>(), ["convert.method", "convert.method"]);
+    assert!(refusals[0].1.contains("the skills extension's, which exists only from 2026-07-28: 2025-11-25 cannot carry it"), "{refusals:?}");
+
+    let old = [
+        json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}}),
+        json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "capabilities": {"resources": {}}, "serverInfo": {"name": "s", "version": "1"}}}}),
+        json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 2, "method": "skills/list"}}),
+        json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 2, "result": {"skills": []}}}),
+    ];
+    let up = lines(&mut converter("2026-07-28"), &old);
+    assert_eq!(up[2].value.as_ref(), Some(&old[2]));
+    assert_eq!(up[3].value.as_ref(), Some(&old[3]));
+    let found: Vec<&str> = up[2..].iter().flat_map(|c| c.outcome.diags.iter().map(|d| d.rule)).collect();
+    assert_eq!(found, ["session.skills.version"]);
+}

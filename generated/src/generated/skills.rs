@@ -1927,6 +1927,10 @@ impl __v::Validate for SkillResource {
             <i64 as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::skill_resource(v, cx);
+        }
     }
 }
 /// What a server says about one skill, the same in `skills/list` and
@@ -2141,6 +2145,10 @@ impl __v::Validate for Skill {
             cx.push_key("resources");
             <SkillResources as __v::Validate>::validate_json(x, cx);
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::skill(v, cx);
         }
     }
 }
@@ -3605,6 +3613,10 @@ impl __v::Validate for GetSkillRequestParams {
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::get_params(v, cx);
         }
     }
 }
@@ -5124,6 +5136,10 @@ impl __v::Validate for ReadResourceDirectoryResult {
             cx.push_key("resources");
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
+        }
+        #[cfg(feature = "skills")]
+        {
+            crate::validate::skills::directory(v, cx);
         }
     }
 }

@@ -4,7 +4,7 @@
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
 //! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`links`], [`resources`],
-//! [`v2026`], and, with the `apps` and `tasks` features, `apps` and `tasks`) and attached to types by `schema/codegen.toml`.
+//! [`v2026`], and, with the `apps`, `tasks` and `skills` features, `apps`, `tasks` and `skills`) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {
@@ -32,6 +32,8 @@ pub mod v2026;
 pub mod apps;
 #[cfg(feature = "tasks")]
 pub mod tasks;
+#[cfg(feature = "skills")]
+pub mod skills;
 
 use std::fmt;
 
