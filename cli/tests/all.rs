@@ -38,6 +38,7 @@ mod sessions;
 mod skills_ext;
 mod summary;
 mod tasks_ext;
+mod skills_real;
 mod tasks_real;
 mod transport_rules;
 
