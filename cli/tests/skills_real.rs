@@ -23,7 +23,8 @@
 //!
 //! The recordings check clean with `--ext skills --roundtrip --strict` on 2026-07-28; on 2025-11-25 each Skills
 //! request is reported and not failed, and the base-protocol findings of the SDKs' HTTP layers are named
-//! ([`KNOWN`]).
+//! ([`KNOWN`]). A copy of a recording with one change is reported by the rule the change breaks, for
+//! changes in each server's real traffic ([`ALTERATIONS`]).
 //!
 //! See [`record`] and [`record_http`]. The recordings kept in cli/tests/data/skills/ are named
 //! `CLIENT-SERVER.jsonl` (`-2025-11-25` before `.jsonl` for that version); `UPDATE_SKILLS_SESSIONS=1` keeps
@@ -169,10 +170,6 @@ fn methods(lines: &[Value]) -> Vec<String> {
         })
         .collect()
 }
-
-/// Whether the checker has the Skills rules (`skills.*`, `session.skills.*`): until then the altered copies
-/// are not checked. `--ext skills` itself (the types) is there.
-const CHECKER_HAS_SKILLS_RULES: bool = false;
 
 /// Findings of the base protocol known in a recording, by the end of its name: the TypeScript SDK's stateless
 /// 2025-11-25 fallback over HTTP answers the client's GET with 405 and a JSON-RPC error whose `id` is `null`,
@@ -369,15 +366,11 @@ const ALTERATIONS: &[Alteration] = &[
 
 #[test]
 fn altered_copies_are_reported() {
-    if !CHECKER_HAS_SKILLS_RULES {
-        eprintln!("skipped: the checker does not have the Skills rules yet");
-        return;
-    }
     for a in ALTERATIONS {
         let mut input = lines(&kept(a.recording));
         let at = (a.at)(&input);
         (a.change)(&mut input[at]["msg"]);
-        let (code, r) = check_json(&["--ext", "skills", "--roundtrip", "-"], Some(&jsonl(&input)));
+        let (code, r) = check_json(&["--ext", "skills", "--roundtrip", "--strict", "-"], Some(&jsonl(&input)));
         let found: Vec<(&str, u64)> = r.found.iter().map(|f| (f.rule.as_str(), f.line)).collect();
         println!("{} / {}: {found:?}", a.recording, a.what);
         assert_eq!(code, 1, "{} / {}: not reported", a.recording, a.what);

@@ -122,8 +122,20 @@ pub struct CheckCmd {
     pub files: Vec<String>,
 }
 
-impl CheckCmd {
-    pub fn resolve(self) -> Result<CheckArgs, UsageError> {
+impl super::Cmd for CheckCmd {
+    const NAME: &'static str = "check";
+    type Args = CheckArgs;
+
+    /// Checks every file, printing to standard output.
+    fn run(a: &CheckArgs) -> i32 {
+        crate::stream::check_files(a, io::stdout().lock(), &mut io::stderr().lock())
+    }
+
+    fn usage(_: &[String]) -> &'static str {
+        USAGE
+    }
+
+    fn resolve(self) -> Result<CheckArgs, UsageError> {
         let mut a = self.options.to_check_args(self.files);
         if let Some(t) = &self.type_name {
             check_type_name(t, &a)?;
@@ -134,10 +146,6 @@ impl CheckCmd {
     }
 }
 
-/// Checks every file, printing to standard output.
-pub fn run(a: &CheckArgs) -> i32 {
-    crate::stream::check_files(a, io::stdout().lock(), &mut io::stderr().lock())
-}
 
 /// `--protocol`, `--from`: a version name or `auto`.
 pub(crate) fn protocol(v: &str) -> Result<Protocol, String> {

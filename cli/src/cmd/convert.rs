@@ -45,13 +45,21 @@ pub struct ConvertCmd {
     pub files: Vec<String>,
 }
 
-impl ConvertCmd {
-    pub fn resolve(self) -> Result<ConvertArgs, UsageError> {
+impl super::Cmd for ConvertCmd {
+    const NAME: &'static str = "convert";
+    type Args = ConvertArgs;
+
+    /// Converts every file, writing to standard output.
+    fn run(a: &ConvertArgs) -> i32 {
+        crate::convert::convert_files(a, io::stdout().lock(), &mut io::stderr().lock())
+    }
+
+    fn usage(_: &[String]) -> &'static str {
+        USAGE
+    }
+
+    fn resolve(self) -> Result<ConvertArgs, UsageError> {
         Ok(ConvertArgs { to: self.to, from: self.from, max_findings: self.max_findings, files: self.files })
     }
 }
 
-/// Converts every file, writing to standard output.
-pub fn run(a: &ConvertArgs) -> i32 {
-    crate::convert::convert_files(a, io::stdout().lock(), &mut io::stderr().lock())
-}

@@ -1,7 +1,11 @@
-//! The command line: one module per subcommand with its arguments (clap derive), usage and run;
-//! this module parses and dispatches.
+//! The command line: one module per subcommand with its arguments (clap derive), usage and run,
+//! each registered once in [`subcommands!`]'s list below; this module parses and dispatches.
+//!
+//! Adding a subcommand: a file here whose argument type implements [`Cmd`], its `pub mod` line,
+//! and its line in the list (ARCHITECTURE.md, "Adding a subcommand").
 
 pub mod check;
+pub mod completions;
 pub mod convert;
 pub mod proxy;
 pub mod rules;
@@ -11,11 +15,79 @@ mod tests;
 use std::io::{self, Write};
 
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, Parser};
 
-use crate::args::{CheckArgs, UsageError};
-use crate::convert::ConvertArgs;
-use crate::proxy::ProxyArgs;
+use crate::args::UsageError;
+
+/// What a subcommand's module gives: its arguments as clap reads them, checked into what it runs on,
+/// and how it runs.
+pub trait Cmd: clap::Args + Sized {
+    /// Its name on the command line (clap's name for the variant: checked by a test).
+    const NAME: &'static str;
+    /// What it runs on, once its arguments are checked.
+    type Args: std::fmt::Debug;
+    /// The checks clap cannot make (names that must exist, options that exclude each other).
+    fn resolve(self) -> Result<Self::Args, UsageError>;
+    /// Runs it; the process's exit status.
+    fn run(args: &Self::Args) -> i32;
+    /// The usage line printed under a usage error; `args` are the whole command line, for a
+    /// subcommand with one usage per mode.
+    fn usage(args: &[String]) -> &'static str;
+}
+
+/// The one list of subcommands: each line makes its clap variant, its [`Command`] variant, its
+/// dispatch and its usage line.
+macro_rules! subcommands {
+    ($($variant:ident($cmd:ty)),* $(,)?) => {
+        #[derive(Debug, clap::Subcommand)]
+        enum Sub {
+            $($variant($cmd),)*
+        }
+
+        /// A parsed command line.
+        #[derive(Debug)]
+        pub enum Command {
+            $($variant(<$cmd as Cmd>::Args),)*
+            /// `--help` or `--version`: the text for standard output (exit status 0).
+            Print(String),
+        }
+
+        /// The subcommands' names, in the list's order.
+        const NAMES: &[&str] = &[$(<$cmd as Cmd>::NAME,)*];
+
+        fn resolve(sub: Sub) -> Result<Command, UsageError> {
+            match sub {
+                $(Sub::$variant(c) => c.resolve().map(Command::$variant),)*
+            }
+        }
+
+        fn dispatch(command: &Command) -> i32 {
+            match command {
+                $(Command::$variant(a) => <$cmd as Cmd>::run(a),)*
+                Command::Print(text) => {
+                    let _ = io::stdout().lock().write_all(text.as_bytes());
+                    0
+                }
+            }
+        }
+
+        fn subcommand_usage(args: &[String]) -> Option<&'static str> {
+            let first = args.first()?;
+            $(if first == <$cmd as Cmd>::NAME {
+                return Some(<$cmd as Cmd>::usage(args));
+            })*
+            None
+        }
+    };
+}
+
+subcommands! {
+    Check(check::CheckCmd),
+    Proxy(proxy::ProxyCmd),
+    Convert(convert::ConvertCmd),
+    Rules(rules::RulesCmd),
+    Completions(completions::CompletionsCmd),
+}
 
 /// Checks MCP traffic and documents against every schema version, proxies a live session, converts between versions, lists the rules.
 #[derive(Debug, Parser)]
@@ -25,28 +97,18 @@ struct Cli {
     command: Sub,
 }
 
-#[derive(Debug, Subcommand)]
-enum Sub {
-    Check(check::CheckCmd),
-    Proxy(proxy::ProxyCmd),
-    Convert(convert::ConvertCmd),
-    Rules(rules::RulesCmd),
-    /// Prints a completion script for SHELL (e.g. `source <(mcp-schema completions bash)`)
-    Completions {
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+/// The clap command of the whole command line (for completion scripts).
+fn cli_command() -> clap::Command {
+    Cli::command()
 }
 
-/// A parsed command line.
-#[derive(Debug)]
-pub enum Command {
-    Check(CheckArgs),
-    Convert(ConvertArgs),
-    Proxy(ProxyArgs),
-    Rules(rules::RulesCmd),
-    /// `--help` or `--version`: the text for standard output (exit status 0).
-    Print(String),
+/// `a`, `b` and `c`, each in backticks.
+fn listed(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
 }
 
 /// Parses the arguments after the program name.
@@ -62,21 +124,11 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         }
         // clap's first line names the option; its usage and tips are replaced by ours (`run`).
         Err(e) if matches!(e.kind(), ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => {
-            return Err(UsageError("no command given (the commands are `check`, `proxy`, `convert`, `rules` and `completions`)".into()))
+            return Err(UsageError(format!("no command given (the commands are {})", listed(NAMES))))
         }
         Err(e) => return Err(UsageError(message(&e.render().to_string()))),
     };
-    match cli.command {
-        Sub::Check(c) => c.resolve().map(Command::Check),
-        Sub::Proxy(c) => c.resolve().map(Command::Proxy),
-        Sub::Convert(c) => c.resolve().map(Command::Convert),
-        Sub::Rules(c) => c.resolve().map(Command::Rules),
-        Sub::Completions { shell } => {
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "mcp-schema", &mut script);
-            Ok(Command::Print(String::from_utf8_lossy(&script).into_owned()))
-        }
-    }
+    resolve(cli.command)
 }
 
 /// clap's error without its usage and help lines, on one line: what is wrong (naming the option) and
@@ -88,16 +140,8 @@ fn message(rendered: &str) -> String {
 }
 
 /// The usage line printed under a usage error, by the subcommand the arguments name.
-fn usage_line(args: &[String]) -> &'static str {
-    match args.first().map(String::as_str) {
-        Some("proxy") if args.iter().any(|a| a == "--http") => proxy::HTTP_USAGE,
-        Some("proxy") => proxy::USAGE,
-        Some("convert") => convert::USAGE,
-        Some("check") => check::USAGE,
-        Some("rules") => rules::USAGE,
-        Some("completions") => "mcp-schema completions <bash|elvish|fish|powershell|zsh>",
-        _ => "mcp-schema <check|proxy|convert|rules|completions> ...",
-    }
+fn usage_line(args: &[String]) -> String {
+    subcommand_usage(args).map_or_else(|| format!("mcp-schema <{}> ...", NAMES.join("|")), str::to_string)
 }
 
 /// Runs the command line (without the program name); returns the exit status.
@@ -107,13 +151,6 @@ pub fn run(args: &[String]) -> i32 {
             let _ = writeln!(io::stderr().lock(), "mcp-schema: {e}\nusage: {} (see --help)", usage_line(args));
             2
         }
-        Ok(Command::Print(text)) => {
-            let _ = io::stdout().lock().write_all(text.as_bytes());
-            0
-        }
-        Ok(Command::Check(a)) => check::run(&a),
-        Ok(Command::Convert(a)) => convert::run(&a),
-        Ok(Command::Proxy(a)) => proxy::run(&a),
-        Ok(Command::Rules(c)) => rules::run(&c),
+        Ok(command) => dispatch(&command),
     }
 }

@@ -103,8 +103,33 @@ pub struct ProxyCmd {
     pub command: Vec<String>,
 }
 
-impl ProxyCmd {
-    pub fn resolve(self) -> Result<ProxyArgs, UsageError> {
+impl super::Cmd for ProxyCmd {
+    const NAME: &'static str = "proxy";
+    type Args = ProxyArgs;
+
+    /// Runs `proxy` in the mode the arguments ask for: the checker child, the HTTP proxy or bridge
+    /// (`--http`), or the stdio proxy with its forwarders or the bridge (`--to`) carrying the traffic.
+    fn run(a: &ProxyArgs) -> i32 {
+        if let Some(role) = &a.checker_child {
+            return crate::proxy::checking::child_main(&a.check, role);
+        }
+        match (&a.http, a.to) {
+            (Some(target), Some(to)) => crate::bridge::http::run(a, target, to),
+            (Some(target), None) => http::run(a, target),
+            (None, Some(to)) => crate::proxy::run_stdio(a, Box::new(move |server_in, server_out, record, to_checker, record_error| crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error))),
+            (None, None) => crate::proxy::run_stdio(a, Box::new(crate::proxy::forward_both)),
+        }
+    }
+
+    fn usage(args: &[String]) -> &'static str {
+        if args.iter().any(|a| a == "--http") {
+            HTTP_USAGE
+        } else {
+            USAGE
+        }
+    }
+
+    fn resolve(self) -> Result<ProxyArgs, UsageError> {
         let to = match &self.to {
             None => None,
             Some(v) => match versions::version_index(v) {
@@ -152,16 +177,3 @@ fn seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// Runs `proxy` in the mode the arguments ask for: the checker child, the HTTP proxy or bridge
-/// (`--http`), or the stdio proxy with its forwarders or the bridge (`--to`) carrying the traffic.
-pub fn run(a: &ProxyArgs) -> i32 {
-    if let Some(role) = &a.checker_child {
-        return crate::proxy::checking::child_main(&a.check, role);
-    }
-    match (&a.http, a.to) {
-        (Some(target), Some(to)) => crate::bridge::http::run(a, target, to),
-        (Some(target), None) => http::run(a, target),
-        (None, Some(to)) => crate::proxy::run_stdio(a, Box::new(move |server_in, server_out, record, to_checker, record_error| crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error))),
-        (None, None) => crate::proxy::run_stdio(a, Box::new(crate::proxy::forward_both)),
-    }
-}

@@ -50,10 +50,15 @@ impl RulesCmd {
         let named = |r: &Rule| self.ids.is_empty() || self.ids.iter().any(|i| names(r, i));
         catalogue().into_iter().filter(|r| area(r) && named(r)).collect()
     }
+}
+
+impl super::Cmd for RulesCmd {
+    const NAME: &'static str = "rules";
+    type Args = RulesCmd;
 
     /// The command, once every ID and the AREA name some rule and together select one: a filter that
     /// selects nothing is a mistyped name, not an empty catalogue.
-    pub fn resolve(self) -> Result<RulesCmd, UsageError> {
+    fn resolve(self) -> Result<RulesCmd, UsageError> {
         let all = catalogue();
         if let Some(a) = self.area.as_deref().filter(|a| !all.iter().any(|r| r.area == *a)) {
             let areas: std::collections::BTreeSet<&str> = all.iter().map(|r| r.area).collect();
@@ -67,15 +72,20 @@ impl RulesCmd {
         }
         Ok(self)
     }
+
+    /// Prints the selected rules to standard output.
+    fn run(c: &RulesCmd) -> i32 {
+        let rules = c.selected();
+        let text = if c.json { format!("{}\n", serde_json::to_string_pretty(&to_json(&rules)).unwrap_or_default()) } else { table(&rules) };
+        let _ = io::stdout().lock().write_all(text.as_bytes());
+        0
+    }
+
+    fn usage(_: &[String]) -> &'static str {
+        USAGE
+    }
 }
 
-/// Prints the selected rules to standard output.
-pub fn run(c: &RulesCmd) -> i32 {
-    let rules = c.selected();
-    let text = if c.json { format!("{}\n", serde_json::to_string_pretty(&to_json(&rules)).unwrap_or_default()) } else { table(&rules) };
-    let _ = io::stdout().lock().write_all(text.as_bytes());
-    0
-}
 
 /// The versions a rule applies to, in words: `all`, `2025-03-26 on`, `2025-11-25`, `2025-03-26 to 2025-11-25`.
 pub fn versions(r: &Rule) -> String {

@@ -115,12 +115,24 @@ fn parses_proxy_arguments() {
 
 #[test]
 fn completions_cover_every_subcommand_and_option() {
-    let Ok(Command::Print(bash)) = p(&["completions", "bash"]) else { panic!() };
+    let Ok(Command::Completions(bash)) = p(&["completions", "bash"]) else { panic!() };
     for word in ["check", "proxy", "convert", "--max-findings", "--upstream", "--from"] {
         assert!(bash.contains(word), "{word} missing from the bash completions");
     }
-    let Ok(Command::Print(zsh)) = p(&["completions", "zsh"]) else { panic!() };
+    let Ok(Command::Completions(zsh)) = p(&["completions", "zsh"]) else { panic!() };
     assert!(zsh.contains("#compdef mcp-schema"));
     assert!(p(&["completions", "tcsh"]).is_err());
     assert!(p(&["completions"]).is_err());
+}
+
+#[test]
+fn each_subcommand_is_registered_once_under_the_name_clap_gives_it() {
+    let clap_names: Vec<String> = cli_command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    assert_eq!(clap_names, NAMES, "a Cmd::NAME differs from clap's name for its variant");
+    assert_eq!(p(&[]).unwrap_err().0, format!("no command given (the commands are {})", listed(NAMES)));
+    assert_eq!(listed(&["a", "b", "c"]), "`a`, `b` and `c`");
+    assert_eq!(listed(&["a"]), "`a`");
+    assert_eq!(usage_line(&["nope".to_string()]), format!("mcp-schema <{}> ...", NAMES.join("|")));
+    assert!(usage_line(&["nope".to_string()]).starts_with("mcp-schema <check|proxy|convert|rules|completions"));
+    assert_eq!(usage_line(&["proxy".to_string(), "--http".to_string()]), proxy::HTTP_USAGE);
 }
