@@ -88,8 +88,8 @@ impl Checker {
     /// pieces happen, with the messages between them through [`Checker::message_at`].
     pub fn http(&mut self, l: &HttpLine, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.transport.line = line;
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.transport.line(l)));
+        self.stream.transport.line = line;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.stream.transport.line(l)));
         if let HttpLine::End { x, .. } = l {
             self.end_exchange(*x);
         }
@@ -126,8 +126,8 @@ impl Checker {
     pub fn message_at(&mut self, dir: Direction, msg: Node<'_>, at: &MsgAt, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
         self.guarded(msg.doc().text(), &mut out, |c, out| {
-            c.transport.line = line;
-            let f = c.transport.message(at, msg);
+            c.stream.transport.line = line;
+            let f = c.stream.transport.message(at, msg);
             let event = at.event.map(|i| (i, at.event_id.as_deref()));
             out.place = Some(f.at.place(Some(at.part), event));
             out.http = Some(f.at.http(Some(at.part), event));
@@ -197,8 +197,8 @@ impl Checker {
         if let Some(h) = o.get("http") {
             match transport::jsonl::read(h, true) {
                 Ok(Http::Message(at)) => {
-                    self.transport.line = out.line;
-                    let f = self.transport.message(&at, msg);
+                    self.stream.transport.line = out.line;
+                    let f = self.stream.transport.message(&at, msg);
                     let event = at.event.map(|i| (i, at.event_id.as_deref()));
                     out.place = Some(f.at.place(Some(at.part), event));
                     out.http = Some(f.at.http(Some(at.part), event));

@@ -61,7 +61,7 @@ impl Checker {
         };
         if o.contains_key("method") {
             let dir = self.request_or_notification(line_protocol, dir, o, prefix, out);
-            let typed = self.typed.take();
+            let typed = self.stream.typed.take();
             let seen = self.session.see(dir, o, out.line, typed);
             self.id_findings(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
             self.session.observe(dir, seen, o, prefix, out);
@@ -90,7 +90,7 @@ impl Checker {
         }
         // The tracker reads a `Value`: given only the keys it reads (view.rs).
         let view = crate::view::versions(o, PROTOCOL_META_KEY);
-        let reading = self.versions.read(&view, dir);
+        let reading = self.stream.versions.read(&view, dir);
         let meta = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
         for note in &reading.notes {
             let diag = match *note {
@@ -107,7 +107,7 @@ impl Checker {
                     self.warning(&meta, "stream.protocol-changed", msg)
                 }
                 VersionNote::InitializeAgain => {
-                    let first = self.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
+                    let first = self.stream.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
                     let msg = format!("a second `initialize` in this session (the first is on line {first})");
                     self.warning(&format!("{prefix}/method"), "stream.protocol-changed", msg)
                 }
@@ -190,8 +190,8 @@ impl Checker {
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
         let carried = self.read_version(o, dir, prefix, "params", line_protocol, out);
-        if is_request && method == "initialize" && self.initialize_line.is_none() {
-            self.initialize_line = Some(out.line);
+        if is_request && method == "initialize" && self.stream.initialize_line.is_none() {
+            self.stream.initialize_line = Some(out.line);
         }
         let v = self.pick(line_protocol, carried);
         let info = &self.infos[v];
@@ -262,12 +262,12 @@ impl Checker {
 
     /// The task `key` created by a request that travelled `dir`.
     pub(super) fn task(&self, dir: Direction, key: &IdKey) -> Option<TaskOrigin> {
-        self.tasks[dir.index()].get(key).cloned()
+        self.stream.tasks[dir.index()].get(key).cloned()
     }
 
     /// Keeps the typed request for the session's observer, which pairs it with its answer.
     pub(super) fn remember(&mut self, req: Req) {
-        self.typed = Some(req);
+        self.stream.typed = Some(req);
     }
 
     /// `stream.id-reused`, from what the session's observer saw of the request's id.

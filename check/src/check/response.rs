@@ -78,7 +78,7 @@ impl Checker {
             // Remember the task, so `tasks/result` naming it is typed by this request's result.
             let task_id = task_result.and(result.get("task")).and_then(|t| t.get("taskId")).and_then(IdKey::of);
             if let Some(task_id) = task_id {
-                self.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
+                self.stream.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
             }
             let info = &self.infos[v];
             // With --ext tasks, `resultType: "task"` is the extension's task handle, whatever the request (answering
