@@ -95,6 +95,18 @@ fn declared(caps: Node<'_>, path: &[&str]) -> bool {
     !(at.is_null() || at.as_bool() == Some(false))
 }
 
+/// The capabilities rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "capabilities";
+    const RUNS: super::families::Runs = super::families::Runs::Core;
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        let _ = cx;
+        stream.caps.observe(msg, &stream.observer, sink)
+    }
+}
+
 impl State {
     pub fn observe(&mut self, msg: &Msg, requests: &Observer<Waiting>, sink: &mut Sink) {
         let (Some(v), Some(dir)) = (msg.version, msg.dir) else { return };

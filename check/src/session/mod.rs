@@ -3,7 +3,8 @@
 //! tokens, cancellations), and the counts behind `--summary`.
 //!
 //! The checker types each message first; `Session::observe` then sees the same message with
-//! the direction it travelled and the version it was checked as. Requests in flight, their
+//! the direction it travelled and the version it was checked as, and runs the rule families of
+//! [`families::FAMILIES`] on it, each with the stream's tables ([`Stream`], one per stream). Requests in flight, their
 //! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
 //! [`Observer`], fed every message (`Session::see`);
 //! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its
@@ -19,6 +20,7 @@
 
 mod apps;
 mod capabilities;
+mod families;
 mod lifecycle;
 mod progress;
 mod resources;
@@ -295,6 +297,8 @@ pub struct Session {
     tasks_on: bool,
     /// `--ext skills`: the Skills extension's session rules.
     skills_on: bool,
+    /// The names of the enabled extensions (`--ext`), for the families that run with one.
+    extensions: Vec<&'static str>,
     /// The method prefixes of the enabled extensions (`ui/`): their messages are not the session's.
     ext_prefixes: Vec<&'static str>,
     /// The stream being checked.
@@ -336,6 +340,7 @@ impl Session {
             apps: exts().any(|e| e.name == "apps"),
             tasks_on: exts().any(|e| e.name == "tasks"),
             skills_on: exts().any(|e| e.name == "skills"),
+            extensions: exts().map(|e| e.name).collect(),
             ext_prefixes: exts().flat_map(|e| e.method_prefixes.iter().copied()).collect(),
             stream: Stream::new(bytes),
             schemas: tools::SchemaCache::new(bytes),
@@ -413,25 +418,18 @@ impl Session {
         });
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
-        // The Tasks extension's rules span its own messages and the core's (`tools/call`, `subscriptions/listen`).
-        if self.tasks_on {
-            self.stream.tasks.observe(&msg, whole, &mut sink);
-        }
-        if self.skills_on {
-            self.stream.skills.observe(&msg, &mut sink);
-        }
-        if version.is_none() || answers_ext {
-            // An extension's message (`ui/...`, or its answer): only counted and paired.
-            return;
-        }
-
-        lifecycle::report(&msg, &mut sink);
-        self.stream.caps.observe(&msg, &self.stream.observer, &mut sink);
-        self.stream.tools.observe(&msg, &mut self.schemas, &mut sink);
-        self.stream.resources.observe(&msg, whole, &mut sink);
-        progress::report(&msg, whole, &mut sink);
-        if self.apps {
-            apps::observe(&msg, &self.stream.tools, &mut sink);
+        // An extension's message (`ui/...`, or its answer) is only counted and paired, but by its extension's rules.
+        let core = version.is_some() && !answers_ext;
+        let mut cx = families::Cx { whole, schemas: &mut self.schemas };
+        for family in families::FAMILIES {
+            let runs = match family.runs {
+                families::Runs::Core => core,
+                families::Runs::Extension(name) => self.extensions.contains(&name),
+                families::Runs::CoreWith(name) => core && self.extensions.contains(&name),
+            };
+            if runs {
+                (family.observe)(&mut self.stream, &mut cx, &msg, &mut sink);
+            }
         }
     }
 

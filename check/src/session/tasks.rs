@@ -80,6 +80,17 @@ pub(crate) struct State {
     last_version: Option<usize>,
 }
 
+/// The tasks rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "tasks";
+    const RUNS: super::families::Runs = super::families::Runs::Extension("tasks");
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        stream.tasks.observe(msg, cx.whole, sink)
+    }
+}
+
 impl State {
     pub fn new(bytes: usize) -> State {
         State { bytes, tasks: None, creators: None, listens: None, last_version: None }
