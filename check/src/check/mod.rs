@@ -329,6 +329,8 @@ impl Checker {
     }
 }
 
+/// A finding of one of the validator's rules (`type`, `unknown-variant`), which the checker reports
+/// outside the validator too; the checker's own rules are reported with [`Diag::of`].
 fn error(pointer: &str, rule: &'static str, message: impl Into<String>) -> Diag {
     Diag { pointer: pointer.to_string(), rule, severity: Severity::Error, message: message.into() }
 }

@@ -4,7 +4,8 @@ use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::{describe, Cx, Options};
 
-use super::{error, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
+use super::{error, Diag, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
+use crate::rules::stream::{RESPONSE_RESULT, RESPONSE_UNMATCHED};
 use crate::bounded::shown_node;
 use crate::vocab::dir_name;
 use crate::versions::EXTENSIONS;
@@ -137,7 +138,7 @@ impl Checker {
                 None => String::new(),
             };
             let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", unmatched_why(seen));
-            out.diags.push(self.warning(&format!("{prefix}/id"), "stream.response-unmatched", msg));
+            out.diags.push(self.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
         }
     }
 
@@ -211,7 +212,7 @@ impl Checker {
                 if let Some(ty) = closest {
                     msg.push_str(&format!("; closest: {ty}"));
                 }
-                out.diags.push(error(prefix, "stream.response-result", msg));
+                out.diags.push(Diag::of(&RESPONSE_RESULT, prefix, msg));
                 if let Some(ty) = closest {
                     self.check_as(module, ty, result, prefix, out);
                 }
