@@ -1,5 +1,6 @@
-//! The checker: one value at a time, with the little state a stream needs
-//! (the negotiated version, and which requests are waiting for a response).
+//! The checker: each line or value of a stream checked as the message it is, with the state the
+//! stream has built so far as one value ([`Stream`]: the negotiated version, the tasks, the HTTP
+//! exchanges; the session rules' tables are the session's), one per leg of a bridge recording.
 
 //!
 //! One file per part: `line.rs` reads a line's wrapper, `message.rs` types requests and
