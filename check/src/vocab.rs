@@ -12,7 +12,7 @@ use crate::rules::Rule;
 pub use mcp_spec_types::negotiate::Direction;
 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
-pub const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub const PROTOCOL_META_KEY: &str = mcp_spec_types::runtime::meta::PROTOCOL_VERSION;
 
 /// How many unanswered requests each direction remembers; the oldest are forgotten first.
 pub const PENDING_CAP: usize = 4096;

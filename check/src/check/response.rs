@@ -14,10 +14,10 @@ use crate::versions::EXTENSIONS;
 /// `URLElicitationRequiredError`, 2026-07-28's header, capability and version errors (the capability
 /// and version ones require `data`). A version without the type checks the code as any error.
 const CODED_ERRORS: [(i64, &str); 4] = [
-    (-32042, "URLElicitationRequiredError"),
-    (-32020, "HeaderMismatchError"),
-    (-32021, "MissingRequiredClientCapabilityError"),
-    (-32022, "UnsupportedProtocolVersionError"),
+    (mcp_spec_types::v2025_11_25::URL_ELICITATION_REQUIRED, "URLElicitationRequiredError"),
+    (mcp_spec_types::v2026_07_28::HEADER_MISMATCH, "HeaderMismatchError"),
+    (mcp_spec_types::v2026_07_28::MISSING_REQUIRED_CLIENT_CAPABILITY, "MissingRequiredClientCapabilityError"),
+    (mcp_spec_types::v2026_07_28::UNSUPPORTED_PROTOCOL_VERSION, "UnsupportedProtocolVersionError"),
 ];
 
 /// Why an answer matched no request in flight, when the observer knows: the one notion of in

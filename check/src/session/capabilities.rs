@@ -11,7 +11,6 @@ use crate::vocab::PROTOCOL_META_KEY;
 use crate::versions::version_index;
 
 /// The `_meta` key of a 2026-07-28 request that declares the client's capabilities for it.
-const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// A method and the capability it needs: a path into the capabilities of one side (`owner`).
 /// A request needs what the receiver declared; a notification what the sender itself declared
@@ -162,7 +161,7 @@ impl State {
                         let r = &f.attachment.sent;
                         let meta = r.param("_meta")?;
                         meta.get(PROTOCOL_META_KEY)?;
-                        Some((r.line, Doc::from_value(meta.get(CLIENT_CAPABILITIES_META_KEY)?)))
+                        Some((r.line, Doc::from_value(meta.get(mcp_spec_types::runtime::meta::CLIENT_CAPABILITIES)?)))
                     })
                     .collect();
                 let stateless = !msg.version_has("initialize");

@@ -33,6 +33,7 @@ mod tools;
 use std::collections::{BTreeMap, HashMap};
 
 use mcp_spec_engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
+use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
@@ -70,7 +71,7 @@ pub(crate) struct SentRequest {
 const KEPT_PARAMS: [&str; 5] = ["name", "uri", "cursor", "task", "taskId"];
 
 /// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
-const KEPT_META: [&str; 3] = ["progressToken", crate::vocab::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
+const KEPT_META: [&str; 3] = [meta::PROGRESS_TOKEN, meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES];
 
 /// What a waiting request keeps of its params, as a `Value` (it outlives the line): each kept key's
 /// value whole, so as much as the request's `name`, `uri`, `taskId` and those `_meta` keys weigh

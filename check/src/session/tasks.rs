@@ -58,7 +58,7 @@ fn terminal(status: &str) -> bool {
 pub fn declared<'a>(params: Option<impl View<'a>>) -> bool {
     params
         .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+        .and_then(|m| m.get(mcp_spec_types::runtime::meta::CLIENT_CAPABILITIES))
         .and_then(|c| c.get("extensions"))
         .and_then(|e| e.get(EXTENSION_ID))
         .is_some()
@@ -181,7 +181,7 @@ impl State {
                 }
             }
             "notifications/subscriptions/acknowledged" => {
-                let Some(sub) = msg.param("_meta").and_then(|m| m.get("io.modelcontextprotocol/subscriptionId")) else { return };
+                let Some(sub) = msg.param("_meta").and_then(|m| m.get(mcp_spec_types::runtime::meta::SUBSCRIPTION_ID)) else { return };
                 let key = Text::of(&shown_node(sub));
                 if self.listens.as_mut().and_then(|l| l.remove(&key)).is_some() {
                     let text = format!("the server acknowledged subscription {} asking for task notifications, but the request did not declare `{EXTENSION_ID}`: it must be answered with -32021", shown_node(sub));
