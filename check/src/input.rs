@@ -4,8 +4,9 @@
 use std::io::{self, BufRead};
 use std::path::Path;
 
-use mcp_spec_types::validate::Severity;
 
+use crate::rules::stream::{LINE_JSON, LINE_TOO_LONG};
+use crate::rules::Rule;
 use crate::vocab::{Diag, Outcome};
 
 /// The longest line (or `.json` file) read whole; a longer one is reported and skipped
@@ -21,20 +22,20 @@ pub fn is_json_file(f: &str) -> bool {
 }
 
 /// One error about the whole line: how `check` and `convert` report input they cannot read.
-pub fn line_error(line: u64, rule: &'static str, message: String) -> Outcome {
-    Outcome { line, diags: vec![Diag { pointer: String::new(), rule, severity: Severity::Error, message }], ..Outcome::default() }
+pub fn line_error(line: u64, rule: &'static Rule, message: String) -> Outcome {
+    Outcome { line, diags: vec![Diag::of(rule, "", message)], ..Outcome::default() }
 }
 
 pub fn too_long(line: u64, len: usize) -> Outcome {
-    line_error(line, "line.too-long", format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped"))
+    line_error(line, &LINE_TOO_LONG, format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped"))
 }
 
 pub fn file_too_large() -> Outcome {
-    line_error(1, "line.too-long", format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped"))
+    line_error(1, &LINE_TOO_LONG, format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped"))
 }
 
 pub fn empty_file() -> Outcome {
-    line_error(1, "json", "empty file: no JSON value".into())
+    line_error(1, &LINE_JSON, "empty file: no JSON value".into())
 }
 
 pub enum LineRead {

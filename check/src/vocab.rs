@@ -6,12 +6,13 @@ use mcp_spec_types::validate::Severity;
 use serde_json::Value;
 
 use crate::bounded::{Text, Weigh};
+use crate::rules::Rule;
 
 /// The way a message travelled: the crate's one direction type, used throughout the CLI.
 pub use mcp_spec_types::negotiate::Direction;
 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
-pub const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub const PROTOCOL_META_KEY: &str = mcp_spec_types::runtime::meta::PROTOCOL_VERSION;
 
 /// How many unanswered requests each direction remembers; the oldest are forgotten first.
 pub const PENDING_CAP: usize = 4096;
@@ -28,6 +29,14 @@ pub struct Diag {
     pub rule: &'static str,
     pub severity: Severity,
     pub message: String,
+}
+
+impl Diag {
+    /// A finding of `rule`, with the severity its catalogue entry gives (`--strict` makes a warning
+    /// an error where the checker reports it).
+    pub fn of(rule: &'static Rule, pointer: impl Into<String>, message: impl Into<String>) -> Diag {
+        Diag { pointer: pointer.into(), rule: rule.id, severity: rule.severity, message: message.into() }
+    }
 }
 
 /// What checking one value found.

@@ -313,7 +313,7 @@ fn the_recording_reads_back_to_the_proxys_findings() {
         for (dir, v) in [Direction::ClientToServer, Direction::ServerToClient].into_iter().flat_map(|d| (0..versions.len()).map(move |v| (d, v))) {
             let args = CheckArgs { protocol: Protocol::Fixed(v), ..CheckArgs::default() };
             let line = Line { dir, bytes: bytes.to_vec(), too_long: None, terminated: true, seq: 0 };
-            let live = check_one(&mut Checker::new(&args), 1, &line, false);
+            let live = check_one(&mut Checker::new(&args), 1, &line);
             let mut recorded = Vec::new();
             write_record_line(&mut recorded, &line).unwrap();
             let read_back = Checker::new(&args).check_line(recorded.strip_suffix(b"\n").expect("a recorded line ends with its newline"), 1).expect("a recorded line is not blank");

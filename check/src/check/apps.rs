@@ -7,6 +7,7 @@ use mcp_spec_types::tree::Node;
 use mcp_spec_types::validate::describe;
 
 use super::response::unmatched_why;
+use crate::rules::stream::{RESPONSE_UNMATCHED};
 use super::{error, AppsSide, Checker, ModRef, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::bounded::shown_node;
 use crate::versions::{Info, Module, EXTENSIONS};
@@ -118,7 +119,7 @@ impl Checker {
                     self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
                     if matched.is_none() {
                         let msg = format!("no {} request with id {} is waiting for this response{why}; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown_node), side.name());
-                        out.diags.push(self.warning(&format!("{prefix}/id"), "stream.response-unmatched", msg));
+                        out.diags.push(self.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
                     }
                 }
             }

@@ -5,7 +5,9 @@ use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::describe;
 use serde_json::Value;
 
-use super::{error, escape_pointer, unknown_version, AppsSide, Checker, Diag, Direction, Leg, Outcome};
+use super::{escape_pointer, unknown_version, AppsSide, Checker, Diag, Direction, Leg, Outcome};
+use crate::input::MAX_LINE;
+use crate::rules::stream::{CHECKER_INTERNAL, LINE_BOM, LINE_DIR, LINE_HTTP, LINE_JSON, LINE_KEY, LINE_LEG, LINE_TOO_LONG, LINE_TYPE, LINE_UNTERMINATED, LINE_UTF8, STREAM_PROTOCOL, TYPE_NAME};
 use crate::bounded::clip;
 use crate::transport::jsonl::Http;
 use crate::transport::{self, HttpLine, MsgAt};
@@ -15,15 +17,7 @@ impl Checker {
     /// Checks one JSONL line (without its `\n`). `None` for a blank line.
     pub fn check_line(&mut self, bytes: &[u8], line: u64) -> Option<Outcome> {
         let mut out = Outcome { line, ..Outcome::default() };
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let at = e.valid_up_to();
-                out.diags.push(error("", "utf8", format!("not UTF-8: invalid byte sequence at byte {} of the line", at + 1)));
-                return Some(out);
-            }
-        };
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let (_, Some(text)) = line_text(bytes, &mut out) else { return Some(out) };
         if text.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
             return None;
         }
@@ -48,9 +42,37 @@ impl Checker {
                     self.once_per_bridge(received, dir, &mut out);
                 }
             }
-            Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
+            Err(e) => out.diags.push(not_json(e)),
         }
         Some(out)
+    }
+
+    /// Checks a line a proxy saw travel `dir` (its bytes, without the `\n`), through the same
+    /// first steps as [`Checker::check_line`], then as the recording's line `{"dir": DIR, "msg":
+    /// LINE}`: `too_long`, the length of a line past [`MAX_LINE`] (not kept, so not checked);
+    /// `terminated`, whether a `\n` ended it.
+    pub fn check_received(&mut self, dir: Direction, bytes: &[u8], too_long: Option<usize>, terminated: bool, line: u64) -> Outcome {
+        let mut out = Outcome { line, ..Outcome::default() };
+        if let Some(len) = too_long {
+            out.diags.push(Diag::of(&LINE_TOO_LONG, "", format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked")));
+        } else {
+            let (bom, text) = line_text(bytes, &mut out);
+            // The same tree and the same code as `check` reading the recording's line.
+            match text.map(Doc::parse) {
+                Some(Ok(msg)) => out = self.check_wrapped(dir, msg.root(), line),
+                Some(Err(e)) => out.diags.push(not_json(e)),
+                None => {}
+            }
+            if bom {
+                let message = "the line starts with a byte order mark (U+FEFF): JSON text sent over a network must not (RFC 8259, 8.1), and a receiver may reject the line; checked as the message after the mark";
+                out.diags.insert(0, Diag::of(&LINE_BOM, "", message));
+            }
+        }
+        if !terminated {
+            let message = "the stream ended inside this line: no `\\n` after it, so the receiver may never read it";
+            out.diags.push(self.rule(&LINE_UNTERMINATED, "", message.to_string()));
+        }
+        out
     }
 
     /// A bridge recording holds each message the bridge passed on twice: as it came in (with
@@ -77,7 +99,7 @@ impl Checker {
                 }
             }
             Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
-            Err(e) => out.diags.push(error("/http", "line.http", e)),
+            Err(e) => out.diags.push(Diag::of(&LINE_HTTP, "/http", e)),
         }
         Some(out)
     }
@@ -88,8 +110,8 @@ impl Checker {
     /// pieces happen, with the messages between them through [`Checker::message_at`].
     pub fn http(&mut self, l: &HttpLine, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.transport.line = line;
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.transport.line(l)));
+        self.stream.transport.line = line;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.stream.transport.line(l)));
         if let HttpLine::End { x, .. } = l {
             self.end_exchange(*x);
         }
@@ -126,8 +148,8 @@ impl Checker {
     pub fn message_at(&mut self, dir: Direction, msg: Node<'_>, at: &MsgAt, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
         self.guarded(msg.doc().text(), &mut out, |c, out| {
-            c.transport.line = line;
-            let f = c.transport.message(at, msg);
+            c.stream.transport.line = line;
+            let f = c.stream.transport.message(at, msg);
             let event = at.event.map(|i| (i, at.event_id.as_deref()));
             out.place = Some(f.at.place(Some(at.part), event));
             out.http = Some(f.at.http(Some(at.part), event));
@@ -188,7 +210,7 @@ impl Checker {
         unknown.sort_unstable();
         for k in unknown {
             let msg = format!("`{}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", clip(k), WRAPPER_KEYS.join(", "));
-            out.diags.push(self.warning(&format!("/{}", escape_pointer(k)), "line.key", msg));
+            out.diags.push(self.rule(&LINE_KEY, &format!("/{}", escape_pointer(k)), msg));
         }
         let Some(wrapper) = self.wrapper(o, out) else { return };
         let msg = o.get("msg").expect("a wrapper has `msg`");
@@ -197,8 +219,8 @@ impl Checker {
         if let Some(h) = o.get("http") {
             match transport::jsonl::read(h, true) {
                 Ok(Http::Message(at)) => {
-                    self.transport.line = out.line;
-                    let f = self.transport.message(&at, msg);
+                    self.stream.transport.line = out.line;
+                    let f = self.stream.transport.message(&at, msg);
                     let event = at.event.map(|i| (i, at.event_id.as_deref()));
                     out.place = Some(f.at.place(Some(at.part), event));
                     out.http = Some(f.at.http(Some(at.part), event));
@@ -207,7 +229,7 @@ impl Checker {
                     restore = self.scope_for(x, at.part, msg);
                 }
                 Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
-                Err(e) => out.diags.push(error("/http", "line.http", e)),
+                Err(e) => out.diags.push(Diag::of(&LINE_HTTP, "/http", e)),
             }
         }
         if x.is_none() {
@@ -230,13 +252,13 @@ impl Checker {
                         w.apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });
                     } else {
                         bad = true;
-                        out.diags.push(error("/dir", "line.dir", format!("`dir` \"{}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`", clip(s))));
+                        out.diags.push(Diag::of(&LINE_DIR, "/dir", format!("`dir` \"{}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`", clip(s))));
                     }
                 }
                 _ => {
                     bad = true;
                     let apps = if self.apps.is_some() { ", \"view2host\" or \"host2view\"" } else { "" };
-                    out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\"{apps}, found {}", describe(d))));
+                    out.diags.push(Diag::of(&LINE_DIR, "/dir", format!("`dir` must be \"c2s\" or \"s2c\"{apps}, found {}", describe(d))));
                 }
             }
         }
@@ -246,12 +268,12 @@ impl Checker {
                     Some(i) => w.line_protocol = Some(i),
                     None => {
                         bad = true;
-                        out.diags.push(error("/protocol", "protocol", unknown_version(s)));
+                        out.diags.push(Diag::of(&STREAM_PROTOCOL, "/protocol", unknown_version(s)));
                     }
                 },
                 None => {
                     bad = true;
-                    out.diags.push(error("/protocol", "protocol", format!("`protocol` must be a version string, found {}", describe(p))));
+                    out.diags.push(Diag::of(&STREAM_PROTOCOL, "/protocol", format!("`protocol` must be a version string, found {}", describe(p))));
                 }
             }
         }
@@ -261,7 +283,7 @@ impl Checker {
                 Some("server") => self.switch_leg(Leg::Server),
                 _ => {
                     bad = true;
-                    out.diags.push(error("/leg", "line.leg", format!("`leg` must be \"client\" or \"server\" (a bridge recording's two streams), found {}", describe(l))));
+                    out.diags.push(Diag::of(&LINE_LEG, "/leg", format!("`leg` must be \"client\" or \"server\" (a bridge recording's two streams), found {}", describe(l))));
                 }
             }
         }
@@ -270,7 +292,7 @@ impl Checker {
                 Some(s) => w.line_type = Some(s.to_string()),
                 None => {
                     bad = true;
-                    out.diags.push(error("/type", "line.type", format!("`type` must be a type name, found {}", describe(t))));
+                    out.diags.push(Diag::of(&LINE_TYPE, "/type", format!("`type` must be a type name, found {}", describe(t))));
                 }
             }
         }
@@ -305,15 +327,34 @@ impl Checker {
                 return self.check_as(info.module, t, value, prefix, out);
             }
         }
-        out.diags.push(error(prefix, "type-name", format!("{} has no type `{ty}`", info.module.label)));
+        out.diags.push(Diag::of(&TYPE_NAME, prefix, format!("{} has no type `{ty}`", info.module.label)));
     }
 }
 
 /// A panic is a bug in the checker or the generated crate, never a verdict on the input: the
 /// finding `internal` on its line.
+/// Whether a line starts with a byte order mark, and its text after the mark; `None`, with the
+/// finding, when it is not UTF-8.
+fn line_text<'b>(bytes: &'b [u8], out: &mut Outcome) -> (bool, Option<&'b str>) {
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    let (bom, rest) = bytes.strip_prefix(BOM).map_or((false, bytes), |rest| (true, rest));
+    match std::str::from_utf8(rest) {
+        Ok(t) => (bom, Some(t)),
+        Err(e) => {
+            let at = e.valid_up_to() + if bom { BOM.len() } else { 0 };
+            out.diags.push(Diag::of(&LINE_UTF8, "", format!("not UTF-8: invalid byte sequence at byte {} of the line", at + 1)));
+            (bom, None)
+        }
+    }
+}
+
+fn not_json(e: impl std::fmt::Display) -> Diag {
+    Diag::of(&LINE_JSON, "", format!("not JSON: {e}"))
+}
+
 fn panicked(p: Box<dyn std::any::Any + Send>) -> Diag {
     let what = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default();
-    error("", "internal", format!("the checker panicked on this value (a bug): {what}"))
+    Diag::of(&CHECKER_INTERNAL, "", format!("the checker panicked on this value (a bug): {what}"))
 }
 
 /// The wrapper keys a JSONL line may have around its message.

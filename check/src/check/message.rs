@@ -6,7 +6,8 @@ use mcp_spec_types::negotiate::{Carried, VersionNote};
 use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::{describe, jsonrpc, Cx};
 
-use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
+use super::{error, Diag, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
+use crate::rules::stream::{JSONRPC_BATCH, PROTOCOL_CHANGED, STREAM_DIRECTION, STREAM_PROTOCOL};
 use crate::bounded::{clip, shown_node};
 use crate::vocab::dir_name;
 use crate::session::rules::ID_REUSED;
@@ -24,9 +25,9 @@ impl Checker {
             out.protocol = Some(info.module.name);
             if !info.batches {
                 let msg = format!("a JSON array is not a message in {} (only 2025-03-26 defines batches)", info.module.label);
-                out.diags.push(error(prefix, "jsonrpc.batch", msg));
+                out.diags.push(Diag::of(&JSONRPC_BATCH, prefix, msg));
             } else if items.is_empty() {
-                out.diags.push(error(prefix, "jsonrpc.batch", "an empty batch"));
+                out.diags.push(Diag::of(&JSONRPC_BATCH, prefix, "an empty batch"));
             } else {
                 for (i, item) in items.iter().enumerate() {
                     self.check_one(line_protocol, dir, item, &format!("{prefix}/{i}"), out);
@@ -61,7 +62,7 @@ impl Checker {
         };
         if o.contains_key("method") {
             let dir = self.request_or_notification(line_protocol, dir, o, prefix, out);
-            let typed = self.typed.take();
+            let typed = self.stream.typed.take();
             let seen = self.session.see(dir, o, out.line, typed);
             self.id_findings(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
             self.session.observe(dir, seen, o, prefix, out);
@@ -90,7 +91,7 @@ impl Checker {
         }
         // The tracker reads a `Value`: given only the keys it reads (view.rs).
         let view = crate::view::versions(o, PROTOCOL_META_KEY);
-        let reading = self.versions.read(&view, dir);
+        let reading = self.stream.versions.read(&view, dir);
         let meta = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
         for note in &reading.notes {
             let diag = match *note {
@@ -99,25 +100,25 @@ impl Checker {
                 // answers with the version the session uses, so an unknown one there is an error.
                 VersionNote::Unknown(Carried::Meta(s)) if field == "params" => {
                     let msg = format!("{}; checked as the stream's version (the receiver may answer UNSUPPORTED_PROTOCOL_VERSION)", unknown_version(s));
-                    self.warning(&meta, "protocol", msg)
+                    self.as_warning(&STREAM_PROTOCOL, &meta, msg)
                 }
-                VersionNote::Unknown(Carried::Meta(s)) => error(&meta, "protocol", unknown_version(s)),
+                VersionNote::Unknown(Carried::Meta(s)) => Diag::of(&STREAM_PROTOCOL, &meta, unknown_version(s)),
                 VersionNote::Changed { from, to } if self.fixed.is_none() => {
                     let msg = format!("the message carries protocol version {to} but the session uses {from}");
-                    self.warning(&meta, "stream.protocol-changed", msg)
+                    self.rule(&PROTOCOL_CHANGED, &meta, msg)
                 }
                 VersionNote::InitializeAgain => {
-                    let first = self.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
+                    let first = self.stream.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
                     let msg = format!("a second `initialize` in this session (the first is on line {first})");
-                    self.warning(&format!("{prefix}/method"), "stream.protocol-changed", msg)
+                    self.rule(&PROTOCOL_CHANGED, &format!("{prefix}/method"), msg)
                 }
                 // A client may propose a version the server does not know; the server answers with its own.
                 VersionNote::Unknown(Carried::Proposed(s)) if line_protocol.or(self.fixed).is_none() => {
                     let newest = reading.carried.unwrap_or("?");
                     let msg = format!("{}; checking `initialize` as {newest} (the server may answer with another version)", unknown_version(s));
-                    self.warning(&format!("{prefix}/params/protocolVersion"), "protocol", msg)
+                    self.as_warning(&STREAM_PROTOCOL, &format!("{prefix}/params/protocolVersion"), msg)
                 }
-                VersionNote::Unknown(Carried::Answered(s)) => error(&format!("{prefix}/result/protocolVersion"), "protocol", unknown_version(s)),
+                VersionNote::Unknown(Carried::Answered(s)) => Diag::of(&STREAM_PROTOCOL, &format!("{prefix}/result/protocolVersion"), unknown_version(s)),
                 _ => continue,
             };
             out.diags.push(diag);
@@ -190,8 +191,8 @@ impl Checker {
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
         let carried = self.read_version(o, dir, prefix, "params", line_protocol, out);
-        if is_request && method == "initialize" && self.initialize_line.is_none() {
-            self.initialize_line = Some(out.line);
+        if is_request && method == "initialize" && self.stream.initialize_line.is_none() {
+            self.stream.initialize_line = Some(out.line);
         }
         let v = self.pick(line_protocol, carried);
         let info = &self.infos[v];
@@ -222,7 +223,7 @@ impl Checker {
             (Some(Side::Absent(name)), t) => {
                 let sender = if dir == Some(Direction::ClientToServer) { "a client" } else { "a server" };
                 let msg = format!("{} defines no {name}: {sender} sends no {what} in this version", info.module.label);
-                out.diags.push(error(&format!("{prefix}/method"), "direction", msg));
+                out.diags.push(Diag::of(&STREAM_DIRECTION, &format!("{prefix}/method"), msg));
                 t.unwrap_or(generic)
             }
             (None, Some(t)) => t,
@@ -262,12 +263,12 @@ impl Checker {
 
     /// The task `key` created by a request that travelled `dir`.
     pub(super) fn task(&self, dir: Direction, key: &IdKey) -> Option<TaskOrigin> {
-        self.tasks[dir.index()].get(key).cloned()
+        self.stream.tasks[dir.index()].get(key).cloned()
     }
 
     /// Keeps the typed request for the session's observer, which pairs it with its answer.
     pub(super) fn remember(&mut self, req: Req) {
-        self.typed = Some(req);
+        self.stream.typed = Some(req);
     }
 
     /// `stream.id-reused`, from what the session's observer saw of the request's id.

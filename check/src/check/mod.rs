@@ -1,5 +1,6 @@
-//! The checker: one value at a time, with the little state a stream needs
-//! (the negotiated version, and which requests are waiting for a response).
+//! The checker: each line or value of a stream checked as the message it is, with the state the
+//! stream has built so far as one value ([`Stream`]: the negotiated version, the tasks, the HTTP
+//! exchanges; the session rules' tables are the session's), one per leg of a bridge recording.
 
 //!
 //! One file per part: `line.rs` reads a line's wrapper, `message.rs` types requests and
@@ -68,22 +69,14 @@ pub struct Checker {
     infos: Vec<Info>,
     exts: Vec<(usize, &'static Extension, Info)>,
     max_findings: usize,
-    // Stream state, reset per file.
-    /// The session's version as the messages name it (the crate's tracker, with its notes).
-    versions: VersionTracker,
-    /// The request being checked, for the session's observer to keep until its answer.
-    typed: Option<Req>,
-    /// Tasks per direction of the request that created them.
-    tasks: [Capped<IdKey, TaskOrigin>; 2],
-    /// The line of the stream's first `initialize` request.
-    initialize_line: Option<u64>,
+    /// The stream being checked (a bridge recording's leg): what it negotiated, its tasks, its
+    /// HTTP exchanges. The session rules' tables are the session's ([`Session::swap_stream`]).
+    stream: Stream,
     /// The rules that span messages, and the counts for `--summary`.
     session: Session,
     /// The view<->host channel, with `--ext apps`.
     apps: Option<AppsChannel>,
     /// A bridge recording's legs (`leg`): the one being checked, and the other's stream, parked.
-    /// The transport rules over a recording's `http` lines.
-    transport: Transport,
     leg: Option<Leg>,
     parked: Option<Box<Parked>>,
     /// The findings (rule, pointer) on the last line the bridge received, with its direction:
@@ -98,6 +91,8 @@ pub struct Checker {
     scopes: scope::Scopes,
     /// Entries the checker's own tables (tasks, the MCP Apps channel's requests) forgot in earlier streams.
     dropped_before: u64,
+    /// HTTP exchanges and sessions the transport rules forgot in earlier streams.
+    exchanges_before: u64,
 }
 
 /// What a checker forgot to stay within its [`Limits`] ([`Checker::dropped`]). Each forgotten
@@ -119,22 +114,48 @@ enum Leg {
     Server,
 }
 
-/// The stream state of the leg not being checked.
-struct Parked {
+/// One stream's state in the checker (a bridge recording has one per leg). A new stream replaces
+/// it whole and a leg switch swaps two of them, so neither can forget a field.
+struct Stream {
+    /// The session's version as the messages name it (the crate's tracker, with its notes).
     versions: VersionTracker,
+    /// The request being checked, for the session's observer to keep until its answer.
     typed: Option<Req>,
+    /// Tasks per direction of the request that created them.
     tasks: [Capped<IdKey, TaskOrigin>; 2],
+    /// The line of the stream's first `initialize` request.
     initialize_line: Option<u64>,
-    session: crate::session::ParkedStream,
-    /// Each leg's HTTP exchanges are its own (`proxy --http --to`).
+    /// The transport rules over a recording's `http` lines (each leg's HTTP exchanges are its own:
+    /// `proxy --http --to`).
     transport: Transport,
 }
 
-impl Parked {
-    fn new(limits: Limits) -> Parked {
-        let bytes = limits.table_bytes;
-        Parked { versions: VersionTracker::new(), typed: None, tasks: per_dir(TASKS_CAP, bytes), initialize_line: None, session: crate::session::ParkedStream::new(bytes), transport: Transport::with_limits("exchange", limits) }
+impl Stream {
+    /// A new stream; `fixed`, the version given with `--protocol`, is the transport rules' fallback.
+    fn new(limits: Limits, fixed: Option<usize>) -> Stream {
+        let transport = Transport::with_limits("exchange", limits);
+        Stream {
+            versions: VersionTracker::new(),
+            typed: None,
+            tasks: per_dir(TASKS_CAP, limits.table_bytes),
+            initialize_line: None,
+            transport: match fixed {
+                Some(i) => transport.with_fallback(VERSIONS[i].name),
+                None => transport,
+            },
+        }
     }
+
+    /// Entries its own tables forgot (the session's count their own).
+    fn evicted(&self) -> u64 {
+        self.tasks.iter().map(|t| t.evicted).sum()
+    }
+}
+
+/// The leg not being checked: its stream, and its session tables.
+struct Parked {
+    stream: Stream,
+    session: crate::session::Stream,
 }
 
 fn per_dir<V: Weigh>(cap: usize, bytes: usize) -> [Capped<IdKey, V>; 2] {
@@ -157,11 +178,12 @@ impl Checker {
                 None => exts.push((i, e, Info::new(&e.module))),
             }
         }
+        let fixed = match args.protocol {
+            Protocol::Auto => None,
+            Protocol::Fixed(i) => Some(i),
+        };
         Checker {
-            fixed: match args.protocol {
-                Protocol::Auto => None,
-                Protocol::Fixed(i) => Some(i),
-            },
+            fixed,
             latest: version_index(LATEST).expect("the latest version is in the table"),
             type_name: args.type_name.clone(),
             roundtrip: args.roundtrip,
@@ -172,10 +194,7 @@ impl Checker {
             modules,
             exts,
             max_findings: args.max_findings.max(1),
-            versions: VersionTracker::new(),
-            typed: None,
-            tasks: per_dir(TASKS_CAP, limits.table_bytes),
-            initialize_line: None,
+            stream: Stream::new(limits, fixed),
             session: Session::new(args),
             leg: None,
             parked: None,
@@ -186,30 +205,28 @@ impl Checker {
                 let base = version_index(e.channel_base?)?;
                 Some(AppsChannel::new(i, &e.module, base, limits.table_bytes))
             }),
-            transport: match args.protocol {
-                Protocol::Fixed(i) => Transport::with_limits("exchange", limits).with_fallback(VERSIONS[i].name),
-                Protocol::Auto => Transport::with_limits("exchange", limits),
-            },
             limits,
             scopes: scope::Scopes::default(),
             dropped_before: 0,
+            exchanges_before: 0,
         }
     }
 
     /// Forgets what the previous stream negotiated, its requests and its tasks.
     pub fn reset_stream(&mut self) {
         self.dropped_before += self.dropped_now();
-        self.versions = VersionTracker::new();
-        self.typed = None;
-        self.tasks = per_dir(TASKS_CAP, self.limits.table_bytes);
-        self.initialize_line = None;
+        self.exchanges_before += self.stream.transport.forgotten;
+        self.stream = Stream::new(self.limits, self.fixed);
         if let Some(apps) = &mut self.apps {
             apps.pending = apps_observer(self.limits.table_bytes);
         }
         self.session.reset();
         self.leg = None;
-        self.parked = None;
-        self.transport.reset();
+        if let Some(p) = self.parked.take() {
+            self.dropped_before += p.stream.evicted();
+            self.exchanges_before += p.stream.transport.forgotten;
+            self.session.drop_stream(p.session);
+        }
         self.scopes = scope::Scopes::default();
     }
 
@@ -220,14 +237,10 @@ impl Checker {
         }
         self.leave_exchange();
         if self.leg.is_some() {
-            let limits = self.limits;
-            let p = self.parked.get_or_insert_with(|| Box::new(Parked::new(limits)));
-            std::mem::swap(&mut self.versions, &mut p.versions);
-            std::mem::swap(&mut self.typed, &mut p.typed);
-            std::mem::swap(&mut self.tasks, &mut p.tasks);
-            std::mem::swap(&mut self.initialize_line, &mut p.initialize_line);
+            let (limits, fixed, bytes) = (self.limits, self.fixed, self.limits.table_bytes);
+            let p = self.parked.get_or_insert_with(|| Box::new(Parked { stream: Stream::new(limits, fixed), session: crate::session::Stream::new(bytes) }));
+            std::mem::swap(&mut self.stream, &mut p.stream);
             self.session.swap_stream(&mut p.session);
-            std::mem::swap(&mut self.transport, &mut p.transport);
         }
         self.leg = Some(leg);
         self.session.leg = match leg {
@@ -240,7 +253,7 @@ impl Checker {
     /// the line of each one's request. Call before [`Checker::finish_stream`].
     pub fn finish_transport(&mut self) -> Vec<Outcome> {
         self.leave_exchange();
-        let found = self.transport.finish();
+        let found = self.stream.transport.finish();
         let outcome = |f: transport::Found| {
             let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() };
             self.bound(&mut o);
@@ -269,7 +282,7 @@ impl Checker {
 
     /// The session's version so far (`None` with `--protocol VERSION`: that one is used).
     fn negotiated(&self) -> Option<usize> {
-        self.versions.current().filter(|_| self.fixed.is_none()).and_then(version_index)
+        self.stream.versions.current().filter(|_| self.fixed.is_none()).and_then(version_index)
     }
 
     /// The session state (message counts for `--summary`, evictions).
@@ -285,14 +298,15 @@ impl Checker {
     /// What the checker forgot to stay within its [`Limits`], over every stream so far: entries of
     /// its session tables, and the HTTP exchanges and sessions of the transport rules.
     pub fn dropped(&self) -> Dropped {
-        let parked = self.parked.as_ref().map_or(0, |p| p.transport.forgotten);
-        Dropped { entries: self.session.evictions() + self.dropped_before + self.dropped_now(), exchanges: self.transport.forgotten + parked }
+        let parked = self.parked.as_ref().map_or(0, |p| p.stream.transport.forgotten);
+        Dropped { entries: self.session.evictions() + self.dropped_before + self.dropped_now(), exchanges: self.exchanges_before + self.stream.transport.forgotten + parked }
     }
 
     /// Entries the current stream's own tables forgot (the session's count their own).
     fn dropped_now(&self) -> u64 {
         let apps = self.apps.as_ref().map_or(0, |a| a.pending.forgotten());
-        self.tasks.iter().map(|t| t.evicted).sum::<u64>() + apps
+        let parked = self.parked.as_ref().map_or(0, |p| p.stream.evicted());
+        self.stream.evicted() + parked + apps
     }
 
 
@@ -316,6 +330,8 @@ impl Checker {
     }
 }
 
+/// A finding of one of the validator's rules (`type`, `unknown-variant`), which the checker reports
+/// outside the validator too; the checker's own rules are reported with [`Diag::of`].
 fn error(pointer: &str, rule: &'static str, message: impl Into<String>) -> Diag {
     Diag { pointer: pointer.to_string(), rule, severity: Severity::Error, message: message.into() }
 }
@@ -364,6 +380,24 @@ mod tests {
         assert_eq!(first_difference(r#"{"b": 1, "a": 1}"#, r#"{"a": 2, "b": 2}"#).unwrap().0, "/a");
         assert_eq!(first_difference(r#"{"b": 1, "a": 1}"#, r#"{"b": 2, "a": 2}"#).unwrap().0, "/a");
         assert_eq!(first_difference(r#"{"a": 1e2}"#, r#"{"a": 100.0}"#), None);
+    }
+
+    /// A bridge recording's legs each start from the stream a new file starts from: with
+    /// `--protocol`, the parked leg's transport rules fall back to that version too (before, the
+    /// leg parked first fell back to the latest version).
+    #[test]
+    fn each_leg_starts_as_a_new_stream() {
+        let fixed = version_index("2025-06-18").unwrap();
+        let mut c = Checker::new(Settings { protocol: Protocol::Fixed(fixed), ..Settings::default() });
+        let mut seen = vec![c.stream.transport.fallback()];
+        for leg in [Leg::Client, Leg::Server, Leg::Client] {
+            c.switch_leg(leg);
+            seen.push(c.stream.transport.fallback());
+        }
+        c.reset_stream();
+        seen.push(c.stream.transport.fallback());
+        println!("{} streams seen", seen.len());
+        assert_eq!(seen, ["2025-06-18"; 5]);
     }
 
     #[test]

@@ -4,7 +4,8 @@ use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::{describe, Cx, Options};
 
-use super::{error, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
+use super::{error, Diag, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
+use crate::rules::stream::{RESPONSE_RESULT, RESPONSE_UNMATCHED};
 use crate::bounded::shown_node;
 use crate::vocab::dir_name;
 use crate::versions::EXTENSIONS;
@@ -13,10 +14,10 @@ use crate::versions::EXTENSIONS;
 /// `URLElicitationRequiredError`, 2026-07-28's header, capability and version errors (the capability
 /// and version ones require `data`). A version without the type checks the code as any error.
 const CODED_ERRORS: [(i64, &str); 4] = [
-    (-32042, "URLElicitationRequiredError"),
-    (-32020, "HeaderMismatchError"),
-    (-32021, "MissingRequiredClientCapabilityError"),
-    (-32022, "UnsupportedProtocolVersionError"),
+    (mcp_spec_types::v2025_11_25::URL_ELICITATION_REQUIRED, "URLElicitationRequiredError"),
+    (mcp_spec_types::v2026_07_28::HEADER_MISMATCH, "HeaderMismatchError"),
+    (mcp_spec_types::v2026_07_28::MISSING_REQUIRED_CLIENT_CAPABILITY, "MissingRequiredClientCapabilityError"),
+    (mcp_spec_types::v2026_07_28::UNSUPPORTED_PROTOCOL_VERSION, "UnsupportedProtocolVersionError"),
 ];
 
 /// Why an answer matched no request in flight, when the observer knows: the one notion of in
@@ -78,7 +79,7 @@ impl Checker {
             // Remember the task, so `tasks/result` naming it is typed by this request's result.
             let task_id = task_result.and(result.get("task")).and_then(|t| t.get("taskId")).and_then(IdKey::of);
             if let Some(task_id) = task_id {
-                self.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
+                self.stream.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
             }
             let info = &self.infos[v];
             // With --ext tasks, `resultType: "task"` is the extension's task handle, whatever the request (answering
@@ -137,7 +138,7 @@ impl Checker {
                 None => String::new(),
             };
             let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", unmatched_why(seen));
-            out.diags.push(self.warning(&format!("{prefix}/id"), "stream.response-unmatched", msg));
+            out.diags.push(self.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
         }
     }
 
@@ -211,7 +212,7 @@ impl Checker {
                 if let Some(ty) = closest {
                     msg.push_str(&format!("; closest: {ty}"));
                 }
-                out.diags.push(error(prefix, "stream.response-result", msg));
+                out.diags.push(Diag::of(&RESPONSE_RESULT, prefix, msg));
                 if let Some(ty) = closest {
                     self.check_as(module, ty, result, prefix, out);
                 }

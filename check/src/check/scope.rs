@@ -45,7 +45,7 @@ impl Checker {
     /// Before checking a message of exchange `x` (`None`: no HTTP context) that travelled in `part`:
     /// swaps in the exchange's own state when it is a stateless one, else the stream's.
     pub(super) fn scope_for(&mut self, x: Option<u64>, part: Part, msg: Node<'_>) -> Restore {
-        let Some(x) = x.filter(|&x| self.transport.stateless(x)) else {
+        let Some(x) = x.filter(|&x| self.stream.transport.stateless(x)) else {
             self.leave_exchange();
             return None;
         };
@@ -115,7 +115,7 @@ impl Checker {
             }
         };
         self.session.swap_observer(&mut own.observer);
-        std::mem::swap(&mut self.versions, &mut own.versions);
+        std::mem::swap(&mut self.stream.versions, &mut own.versions);
         self.scopes.current = Some((key, own));
     }
 
@@ -123,7 +123,7 @@ impl Checker {
     pub(super) fn leave_exchange(&mut self) {
         let Some((key, mut own)) = self.scopes.current.take() else { return };
         self.session.swap_observer(&mut own.observer);
-        std::mem::swap(&mut self.versions, &mut own.versions);
+        std::mem::swap(&mut self.stream.versions, &mut own.versions);
         self.scopes.open.insert(key, own);
     }
 

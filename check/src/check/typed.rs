@@ -3,7 +3,8 @@
 use mcp_spec_types::tree::{Doc, Kind, Node};
 use mcp_spec_types::validate::{describe, Options, Severity};
 
-use super::{error, push_report, Checker, Diag, Outcome};
+use super::{push_report, Checker, Diag, Outcome};
+use crate::rules::stream::{CHECKER_INTERNAL, LINE_TOO_COSTLY, TYPED_DESERIALIZE, TYPED_ROUNDTRIP};
 use crate::session::rules::Rule;
 use crate::versions::Module;
 
@@ -21,7 +22,7 @@ impl Checker {
             out.type_name = Some(ty);
         }
         let Some(entry) = (module.dynamic)(ty) else {
-            out.diags.push(error(prefix, "internal", format!("{} has no type `{ty}`", module.label)));
+            out.diags.push(Diag::of(&CHECKER_INTERNAL, prefix, format!("{} has no type `{ty}`", module.label)));
             return;
         };
         let mut unreadable = false;
@@ -44,10 +45,10 @@ impl Checker {
             // line says what was not done.
             if !self.validate || self.roundtrip {
                 let what = if self.roundtrip { "the typed reading and the round trip" } else { "the typed reading" };
-                out.diags.push(error(prefix, "line.too-costly", format!("{e}; {what} skipped")));
+                out.diags.push(Diag::of(&LINE_TOO_COSTLY, prefix, format!("{e}; {what} skipped")));
             } else if unreadable {
                 let msg = format!("not a valid {ty} of {}: the validators' findings say why (not read typed: {e})", module.label);
-                out.diags.push(error(prefix, "deserialize", msg));
+                out.diags.push(Diag::of(&TYPED_DESERIALIZE, prefix, msg));
             }
             return;
         }
@@ -63,14 +64,14 @@ impl Checker {
             (entry.read_node)(value).map(|_| None)
         };
         match read {
-            Err(e) => out.diags.push(error(prefix, "deserialize", format!("not a valid {ty} of {}: {e}", module.label))),
+            Err(e) => out.diags.push(Diag::of(&TYPED_DESERIALIZE, prefix, format!("not a valid {ty} of {}: {e}", module.label))),
             Ok(None) => {}
             Ok(Some((text, _))) => {
                 // The text written back, as a tree of its own to compare with.
                 let again = Doc::parse_owned(text).expect("the crate writes JSON");
                 if let Some((at, msg)) = first_difference(value, again.root()) {
                     let p = format!("{prefix}{at}");
-                    out.diags.push(error(&p, "roundtrip", format!("re-serialized {ty} differs: {msg}")));
+                    out.diags.push(Diag::of(&TYPED_ROUNDTRIP, &p, format!("re-serialized {ty} differs: {msg}")));
                 }
             }
         }
@@ -90,9 +91,11 @@ impl Checker {
         Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
     }
 
-    pub(super) fn warning(&self, pointer: &str, rule: &'static str, message: String) -> Diag {
+    /// A finding of an error rule that this case makes a warning (the rule's catalogue entry says
+    /// when: an unknown version the receiver answers with an error); `--strict`: error.
+    pub(super) fn as_warning(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
         let severity = if self.strict { Severity::Error } else { Severity::Warning };
-        Diag { pointer: pointer.to_string(), rule, severity, message }
+        Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
     }
 }
 

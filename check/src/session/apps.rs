@@ -18,6 +18,18 @@ use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::clip;
 use crate::vocab::{AppsSide, Diag, IdKey, Outcome};
 
+/// The apps rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "apps";
+    const RUNS: super::families::Runs = super::families::Runs::CoreWith("apps");
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        let _ = cx;
+        observe(msg, &stream.tools, sink)
+    }
+}
+
 /// A `resources/read` answered with an error: if a tool names that URI as its UI, the resource
 /// it must have is missing.
 pub(crate) fn observe(msg: &Msg, tools: &tools::State, sink: &mut Sink) {

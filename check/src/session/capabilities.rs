@@ -11,7 +11,6 @@ use crate::vocab::PROTOCOL_META_KEY;
 use crate::versions::version_index;
 
 /// The `_meta` key of a 2026-07-28 request that declares the client's capabilities for it.
-const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// A method and the capability it needs: a path into the capabilities of one side (`owner`).
 /// A request needs what the receiver declared; a notification what the sender itself declared
@@ -95,6 +94,18 @@ fn declared(caps: Node<'_>, path: &[&str]) -> bool {
     !(at.is_null() || at.as_bool() == Some(false))
 }
 
+/// The capabilities rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "capabilities";
+    const RUNS: super::families::Runs = super::families::Runs::Core;
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        let _ = cx;
+        stream.caps.observe(msg, &stream.observer, sink)
+    }
+}
+
 impl State {
     pub fn observe(&mut self, msg: &Msg, requests: &Observer<Waiting>, sink: &mut Sink) {
         let (Some(v), Some(dir)) = (msg.version, msg.dir) else { return };
@@ -150,7 +161,7 @@ impl State {
                         let r = &f.attachment.sent;
                         let meta = r.param("_meta")?;
                         meta.get(PROTOCOL_META_KEY)?;
-                        Some((r.line, Doc::from_value(meta.get(CLIENT_CAPABILITIES_META_KEY)?)))
+                        Some((r.line, Doc::from_value(meta.get(mcp_spec_types::runtime::meta::CLIENT_CAPABILITIES)?)))
                     })
                     .collect();
                 let stateless = !msg.version_has("initialize");

@@ -3,7 +3,8 @@
 //! tokens, cancellations), and the counts behind `--summary`.
 //!
 //! The checker types each message first; `Session::observe` then sees the same message with
-//! the direction it travelled and the version it was checked as. Requests in flight, their
+//! the direction it travelled and the version it was checked as, and runs the rule families of
+//! [`families::FAMILIES`] on it, each with the stream's tables ([`Stream`], one per stream). Requests in flight, their
 //! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
 //! [`Observer`], fed every message (`Session::see`);
 //! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its
@@ -19,6 +20,7 @@
 
 mod apps;
 mod capabilities;
+mod families;
 mod lifecycle;
 mod progress;
 mod resources;
@@ -31,6 +33,7 @@ mod tools;
 use std::collections::{BTreeMap, HashMap};
 
 use mcp_spec_engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
+use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
@@ -68,7 +71,7 @@ pub(crate) struct SentRequest {
 const KEPT_PARAMS: [&str; 5] = ["name", "uri", "cursor", "task", "taskId"];
 
 /// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
-const KEPT_META: [&str; 3] = ["progressToken", crate::vocab::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
+const KEPT_META: [&str; 3] = [meta::PROGRESS_TOKEN, meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES];
 
 /// What a waiting request keeps of its params, as a `Value` (it outlives the line): each kept key's
 /// value whole, so as much as the request's `name`, `uri`, `taskId` and those `_meta` keys weigh
@@ -245,21 +248,26 @@ impl MessageCounts {
     }
 }
 
-/// The state of a stream not being checked right now (the other leg of a bridge recording).
-pub(crate) struct ParkedStream {
+/// One stream's session state (a bridge recording has one per leg): every table a rule family
+/// keeps for the stream. A new stream replaces it whole and a leg switch swaps two of them, so
+/// neither can forget a table.
+pub(crate) struct Stream {
+    /// Whether the stream's first message makes it a whole session (see the module docs).
     whole: Option<bool>,
+    /// The one model of requests in flight, answers, cancellations, progress and the lifecycle.
     observer: Observer<Waiting>,
     caps: capabilities::State,
     tools: tools::State,
     resources: resources::State,
     tasks: tasks::State,
     skills: skills::State,
+    /// The MCP Apps view<->host channel's lifecycle.
     channel: apps::Channel,
 }
 
-impl ParkedStream {
-    pub(crate) fn new(bytes: usize) -> ParkedStream {
-        ParkedStream {
+impl Stream {
+    pub(crate) fn new(bytes: usize) -> Stream {
+        Stream {
             whole: None,
             observer: observer(bytes),
             caps: Default::default(),
@@ -269,6 +277,11 @@ impl ParkedStream {
             skills: skills::State::new(bytes),
             channel: apps::Channel::new(bytes),
         }
+    }
+
+    /// Entries its bounded tables forgot.
+    pub(crate) fn evicted(&self) -> u64 {
+        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.tasks.evicted() + self.skills.evicted() + self.channel.evicted()
     }
 }
 
@@ -285,21 +298,14 @@ pub struct Session {
     tasks_on: bool,
     /// `--ext skills`: the Skills extension's session rules.
     skills_on: bool,
+    /// The names of the enabled extensions (`--ext`), for the families that run with one.
+    extensions: Vec<&'static str>,
     /// The method prefixes of the enabled extensions (`ui/`): their messages are not the session's.
     ext_prefixes: Vec<&'static str>,
-    /// Whether the stream's first message makes it a whole session (see the module docs).
-    whole: Option<bool>,
-    /// The one model of requests in flight, answers, cancellations, progress and the lifecycle.
-    observer: Observer<Waiting>,
-    caps: capabilities::State,
-    tools: tools::State,
+    /// The stream being checked.
+    stream: Stream,
     /// Compiled tool schemas, kept across streams (a pure memo of [`tools::State`]'s compiling).
     schemas: tools::SchemaCache,
-    resources: resources::State,
-    tasks: tasks::State,
-    skills: skills::State,
-    /// The MCP Apps view<->host channel's lifecycle.
-    channel: apps::Channel,
     messages: MessageCounts,
     /// The bridge recording's leg being checked, for the counts (empty: none).
     pub(crate) leg: &'static str,
@@ -335,16 +341,10 @@ impl Session {
             apps: exts().any(|e| e.name == "apps"),
             tasks_on: exts().any(|e| e.name == "tasks"),
             skills_on: exts().any(|e| e.name == "skills"),
+            extensions: exts().map(|e| e.name).collect(),
             ext_prefixes: exts().flat_map(|e| e.method_prefixes.iter().copied()).collect(),
-            whole: None,
-            observer: observer(bytes),
-            caps: Default::default(),
-            tools: tools::State::new(bytes),
+            stream: Stream::new(bytes),
             schemas: tools::SchemaCache::new(bytes),
-            resources: resources::State::new(bytes),
-            tasks: tasks::State::new(bytes),
-            skills: skills::State::new(bytes),
-            channel: apps::Channel::new(bytes),
             messages: MessageCounts::default(),
             leg: "",
             evicted_before: 0,
@@ -354,38 +354,24 @@ impl Session {
 
     /// Forgets the stream (the message counts stay: the summary covers every file).
     pub fn reset(&mut self) {
-        self.evicted_before += self.evicted_now();
-        self.whole = None;
-        let bytes = self.table_bytes;
-        self.observer = observer(bytes);
-        self.caps = Default::default();
-        self.tools = tools::State::new(bytes);
-        self.resources = resources::State::new(bytes);
-        self.tasks = tasks::State::new(bytes);
-        self.skills = skills::State::new(bytes);
-        self.channel = apps::Channel::new(bytes);
+        let ended = std::mem::replace(&mut self.stream, Stream::new(self.table_bytes));
+        self.evicted_before += ended.evicted();
     }
 
     /// Swaps the stream being checked with `other` (the legs of a bridge recording are two streams
     /// in one file); the message counts stay.
-    pub(crate) fn swap_stream(&mut self, other: &mut ParkedStream) {
-        std::mem::swap(&mut self.whole, &mut other.whole);
-        std::mem::swap(&mut self.observer, &mut other.observer);
-        std::mem::swap(&mut self.caps, &mut other.caps);
-        std::mem::swap(&mut self.tools, &mut other.tools);
-        std::mem::swap(&mut self.resources, &mut other.resources);
-        std::mem::swap(&mut self.tasks, &mut other.tasks);
-        std::mem::swap(&mut self.skills, &mut other.skills);
-        std::mem::swap(&mut self.channel, &mut other.channel);
+    pub(crate) fn swap_stream(&mut self, other: &mut Stream) {
+        std::mem::swap(&mut self.stream, other);
     }
 
-    fn evicted_now(&self) -> u64 {
-        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.tasks.evicted() + self.skills.evicted() + self.channel.evicted()
+    /// Counts what a parked stream forgot, as it goes (the other leg of a bridge recording, at its end).
+    pub(crate) fn drop_stream(&mut self, parked: Stream) {
+        self.evicted_before += parked.evicted();
     }
 
     /// Entries the bounded tables forgot, over every stream so far.
     pub fn evictions(&self) -> u64 {
-        self.evicted_before + self.evicted_now()
+        self.evicted_before + self.stream.evicted()
     }
 
     /// Messages per (direction, kind, method), over every stream so far.
@@ -395,13 +381,13 @@ impl Session {
 
     /// Requests waiting for an answer in the current stream.
     pub fn waiting(&self) -> usize {
-        [Direction::ClientToServer, Direction::ServerToClient].iter().map(|&d| self.observer.in_flight_len(d)).sum()
+        [Direction::ClientToServer, Direction::ServerToClient].iter().map(|&d| self.stream.observer.in_flight_len(d)).sum()
     }
 
     /// Feeds one message to the observer: `dir` as the line gave it (or as the method decided
     /// it), `line` its position, `req` what the checker types the answer to a request with.
     pub(crate) fn see(&mut self, dir: Option<Direction>, o: Object<'_>, line: u64, req: Option<Req>) -> Seen<Waiting> {
-        self.observer.observe_node(line, dir, o, || {
+        self.stream.observer.observe_node(line, dir, o, || {
             let method = o.get("method").and_then(Node::as_str).unwrap_or_default();
             let id = o.get("id").map_or_else(|| "null".to_string(), crate::bounded::shown_node);
             let sent = SentRequest { method: clip(method).into(), line, id: id.into(), params: o.get("params").map(kept_params) };
@@ -422,7 +408,7 @@ impl Session {
         let msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), error: o.get("error"), answers, observations: &seen.observations };
         self.count(&msg, o.contains_key("error"));
 
-        let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
+        let whole = *self.stream.whole.get_or_insert_with(|| match (method, dir) {
             (Some("initialize"), Some(Direction::ClientToServer) | None) => id.is_some(),
             // A Tasks or Skills extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
             (Some(m), Some(Direction::ClientToServer) | None) => {
@@ -433,25 +419,18 @@ impl Session {
         });
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
-        // The Tasks extension's rules span its own messages and the core's (`tools/call`, `subscriptions/listen`).
-        if self.tasks_on {
-            self.tasks.observe(&msg, whole, &mut sink);
-        }
-        if self.skills_on {
-            self.skills.observe(&msg, &mut sink);
-        }
-        if version.is_none() || answers_ext {
-            // An extension's message (`ui/...`, or its answer): only counted and paired.
-            return;
-        }
-
-        lifecycle::report(&msg, &mut sink);
-        self.caps.observe(&msg, &self.observer, &mut sink);
-        self.tools.observe(&msg, &mut self.schemas, &mut sink);
-        self.resources.observe(&msg, whole, &mut sink);
-        progress::report(&msg, whole, &mut sink);
-        if self.apps {
-            apps::observe(&msg, &self.tools, &mut sink);
+        // An extension's message (`ui/...`, or its answer) is only counted and paired, but by its extension's rules.
+        let core = version.is_some() && !answers_ext;
+        let mut cx = families::Cx { whole, schemas: &mut self.schemas };
+        for family in families::FAMILIES {
+            let runs = match family.runs {
+                families::Runs::Core => core,
+                families::Runs::Extension(name) => self.extensions.contains(&name),
+                families::Runs::CoreWith(name) => core && self.extensions.contains(&name),
+            };
+            if runs {
+                (family.observe)(&mut self.stream, &mut cx, &msg, &mut sink);
+            }
         }
     }
 
@@ -470,7 +449,7 @@ impl Session {
         let line = out.line;
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
         let msg = apps::ChannelMsg { side, line, prefix, o, wrong_side, answers };
-        self.channel.observe(&msg, &self.tools, &mut sink);
+        self.stream.channel.observe(&msg, &self.stream.tools, &mut sink);
     }
 
     fn count(&mut self, msg: &Msg, is_error: bool) {
@@ -497,12 +476,12 @@ impl Session {
 
     /// Whether the client's request `id` is in flight.
     pub(crate) fn in_flight(&self, id: &Value) -> bool {
-        self.observer.is_in_flight(Direction::ClientToServer, id)
+        self.stream.observer.is_in_flight(Direction::ClientToServer, id)
     }
 
     /// Swaps the model of requests in flight with `other` (an exchange's own, check/scope.rs).
     pub(crate) fn swap_observer(&mut self, other: &mut Observer<Waiting>) {
-        std::mem::swap(&mut self.observer, other);
+        std::mem::swap(&mut self.stream.observer, other);
     }
 
     /// Ends an exchange's own model: its requests still waiting go to `end`, what it forgot is counted.
@@ -514,15 +493,15 @@ impl Session {
     /// Whether the stream is a whole session (the module docs), until [`Session::restore_whole`]
     /// says otherwise: set to `false` while a message whose context the checker cannot see is checked.
     pub(crate) fn set_whole(&mut self, whole: Option<bool>) -> Option<bool> {
-        std::mem::replace(&mut self.whole, whole)
+        std::mem::replace(&mut self.stream.whole, whole)
     }
 
     /// The end of the stream: late findings, and the requests still waiting.
     pub fn finish(&mut self) -> StreamEnd {
         let mut end = StreamEnd::default();
-        unanswered(&self.observer, &mut end);
-        if self.apps && self.enabled && self.whole == Some(true) {
-            end.outcomes = apps::finish(self.strict, &self.tools, &self.resources);
+        unanswered(&self.stream.observer, &mut end);
+        if self.apps && self.enabled && self.stream.whole == Some(true) {
+            end.outcomes = apps::finish(self.strict, &self.stream.tools, &self.stream.resources);
         }
         end
     }

@@ -13,6 +13,18 @@ use super::{Msg, Sink};
 use crate::vocab::dir_name;
 use crate::bounded::shown_node;
 
+/// The progress rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "progress";
+    const RUNS: super::families::Runs = super::families::Runs::Core;
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        let _ = stream;
+        report(msg, cx.whole, sink)
+    }
+}
+
 pub(crate) fn report(msg: &Msg, whole: bool, sink: &mut Sink) {
     let token = || msg.param("progressToken").map(shown_node).unwrap_or_default();
     let request_id = || msg.param("requestId").map(shown_node).unwrap_or_default();

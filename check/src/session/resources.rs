@@ -17,6 +17,17 @@ pub(crate) struct State {
     pub seen_uris: Capped<String, ()>,
 }
 
+/// The resources rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "resources";
+    const RUNS: super::families::Runs = super::families::Runs::Core;
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        stream.resources.observe(msg, cx.whole, sink)
+    }
+}
+
 impl State {
     pub fn new(bytes: usize) -> State {
         State { subscribed: Capped::new(SESSION_CAP, bytes), cursors: Capped::new(SESSION_CAP, bytes), seen_uris: Capped::new(SESSION_CAP, bytes) }

@@ -58,7 +58,7 @@ fn terminal(status: &str) -> bool {
 pub fn declared<'a>(params: Option<impl View<'a>>) -> bool {
     params
         .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+        .and_then(|m| m.get(mcp_spec_types::runtime::meta::CLIENT_CAPABILITIES))
         .and_then(|c| c.get("extensions"))
         .and_then(|e| e.get(EXTENSION_ID))
         .is_some()
@@ -78,6 +78,17 @@ pub(crate) struct State {
     listens: Option<Capped<Text, ()>>,
     /// The version of the last core message: the extension's own messages are checked as the extension.
     last_version: Option<usize>,
+}
+
+/// The tasks rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "tasks";
+    const RUNS: super::families::Runs = super::families::Runs::Extension("tasks");
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        stream.tasks.observe(msg, cx.whole, sink)
+    }
 }
 
 impl State {
@@ -170,7 +181,7 @@ impl State {
                 }
             }
             "notifications/subscriptions/acknowledged" => {
-                let Some(sub) = msg.param("_meta").and_then(|m| m.get("io.modelcontextprotocol/subscriptionId")) else { return };
+                let Some(sub) = msg.param("_meta").and_then(|m| m.get(mcp_spec_types::runtime::meta::SUBSCRIPTION_ID)) else { return };
                 let key = Text::of(&shown_node(sub));
                 if self.listens.as_mut().and_then(|l| l.remove(&key)).is_some() {
                     let text = format!("the server acknowledged subscription {} asking for task notifications, but the request did not declare `{EXTENSION_ID}`: it must be answered with -32021", shown_node(sub));

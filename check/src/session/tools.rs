@@ -74,6 +74,17 @@ pub(crate) struct State {
     listed: bool,
 }
 
+/// The tools rules in the session's table ([`super::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl super::families::Family for Rules {
+    const MODULE: &'static str = "tools";
+    const RUNS: super::families::Runs = super::families::Runs::Core;
+    fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        stream.tools.observe(msg, cx.schemas, sink)
+    }
+}
+
 impl State {
     pub fn new(bytes: usize) -> State {
         State { tools: Capped::new(SESSION_CAP, bytes), listed: false }

@@ -510,6 +510,11 @@ impl Transport {
         out
     }
 
+    /// The version an exchange is checked as when neither its session nor its header names one.
+    pub fn fallback(&self) -> &'static str {
+        self.fallback
+    }
+
     /// Forgets everything (a new recording) but its limits and the count of what they made it forget.
     pub fn reset(&mut self) {
         let forgotten = self.forgotten;

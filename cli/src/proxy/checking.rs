@@ -14,12 +14,12 @@ use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
-use mcp_spec_types::validate::Severity;
 
 use super::output::Out;
 use super::{check_one, CheckEvent, Line, Numbered, ProxyArgs};
 use crate::args::CheckArgs;
 use crate::check::Checker;
+use crate::rules::stream::{CHECKER_INTERNAL, LINE_UNDELIVERED};
 use crate::vocab::{Diag, Direction, Outcome};
 use crate::report::{Reporter, Summary};
 
@@ -259,7 +259,7 @@ fn relay(stdout: impl Read, findings: &Out, child: &Mutex<Option<Child>>, last_w
         }
     };
     let message = format!("the checker crashed while checking this line ({how}): checking stopped, the traffic goes on unchecked (a bug)");
-    let outcome = Outcome { line: checking, diags: vec![Diag { pointer: String::new(), rule: "internal", severity: Severity::Error, message }], ..Outcome::default() };
+    let outcome = Outcome { line: checking, diags: vec![Diag::of(&CHECKER_INTERNAL, "", message)], ..Outcome::default() };
     let mut text = Vec::new();
     let _ = Reporter::new(&mut text, json).outcome(label, &outcome);
     if !json {
@@ -316,7 +316,7 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
                 if !checking_line(&out, number, crash_on.as_deref(), &line.bytes) {
                     return 0;
                 }
-                let outcome = check_one(&mut checkers[at].1, number, &line, args.strict);
+                let outcome = check_one(&mut checkers[at].1, number, &line);
                 // Flushed before waiting for input too, so findings show up while the session runs.
                 if rep.outcome(file, &outcome).is_err() || (input.buffer().is_empty() && out.clone().flush().is_err()) {
                     return 0;
@@ -342,7 +342,7 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
             CheckEvent::Undelivered(numbers) => {
                 for n in numbers {
                     let message = "this line did not reach its receiver: writing it failed (the receiver had closed its end); it was checked as if it had".to_string();
-                    let o = Outcome { line: n, diags: vec![Diag { pointer: String::new(), rule: "line.undelivered", severity: Severity::Warning, message }], ..Outcome::default() };
+                    let o = Outcome { line: n, diags: vec![Diag::of(&LINE_UNDELIVERED, "", message)], ..Outcome::default() };
                     if rep.late(file, &o).is_err() {
                         return 0;
                     }

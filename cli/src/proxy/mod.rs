@@ -26,11 +26,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_spec_types::validate::Severity;
 
 use crate::args::CheckArgs;
 use crate::check::Checker;
-use crate::vocab::{dir_name, Diag, Direction, Outcome};
+use crate::vocab::{dir_name, Direction, Outcome};
 use crate::input::MAX_LINE;
 use output::Out;
 
@@ -395,37 +394,8 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 /// Checks one line as a message of its direction (the pipe it came through): a JSON line as
 /// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
 /// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
-pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) -> Outcome {
-    let diag = |rule, severity, message: String| Diag { pointer: String::new(), rule, severity, message };
-    let bytes = line.bytes.strip_prefix(BOM);
-    let mut outcome = if let Some(len) = line.too_long {
-        let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
-        Outcome { line: number, diags: vec![diag("line.too-long", Severity::Error, message)], ..Outcome::default() }
-    } else {
-        let bytes = bytes.unwrap_or(&line.bytes);
-        // The same tree and the same code as `check` reading the recording's line.
-        match mcp_spec_types::tree::Doc::parse_slice(bytes) {
-            Ok(msg) => checker.check_wrapped(line.dir, msg.root(), number),
-            // Said as `check` says it.
-            Err(e) => {
-                let d = match std::str::from_utf8(bytes) {
-                    Err(u) => diag("utf8", Severity::Error, format!("not UTF-8: invalid byte sequence at byte {} of the line", u.valid_up_to() + 1)),
-                    Ok(_) => diag("json", Severity::Error, format!("not JSON: {e}")),
-                };
-                Outcome { line: number, diags: vec![d], ..Outcome::default() }
-            }
-        }
-    };
-    if bytes.is_some() {
-        let message = "the line starts with a byte order mark (U+FEFF): JSON text sent over a network must not (RFC 8259, 8.1), and a receiver may reject the line; checked as the message after the mark".to_string();
-        outcome.diags.insert(0, diag("line.bom", Severity::Error, message));
-    }
-    if !line.terminated {
-        let severity = if strict { Severity::Error } else { Severity::Warning };
-        let message = "the stream ended inside this line: no `\\n` after it, so the receiver may never read it".to_string();
-        outcome.diags.push(diag("line.unterminated", severity, message));
-    }
-    outcome
+pub fn check_one(checker: &mut Checker, number: u64, line: &Line) -> Outcome {
+    checker.check_received(line.dir, &line.bytes, line.too_long, line.terminated, number)
 }
 
 #[cfg(test)]
@@ -462,7 +432,7 @@ mod tests {
         assert_eq!((got[0].too_long, got[0].bytes.len()), (Some(chunks << 20), 0));
         assert_eq!((got[1].too_long, &got[1].bytes[..]), (None, &b"{}"[..]));
 
-        let outcome = check_one(&mut Checker::new(&CheckArgs::default()), 7, &got[0], false);
+        let outcome = check_one(&mut Checker::new(&CheckArgs::default()), 7, &got[0]);
         assert_eq!((outcome.line, outcome.diags[0].rule, outcome.failed()), (7, "line.too-long", true));
     }
 

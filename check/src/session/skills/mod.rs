@@ -84,6 +84,18 @@ pub(crate) struct State {
     last_version: Option<usize>,
 }
 
+/// The skills rules in the session's table ([`crate::session::families::FAMILIES`]).
+pub(crate) struct Rules;
+
+impl crate::session::families::Family for Rules {
+    const MODULE: &'static str = "skills";
+    const RUNS: crate::session::families::Runs = crate::session::families::Runs::Extension("skills");
+    fn observe(stream: &mut crate::session::Stream, cx: &mut crate::session::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
+        let _ = cx;
+        stream.skills.observe(msg, sink)
+    }
+}
+
 impl State {
     pub fn new(bytes: usize) -> State {
         State { bytes, entries: None, server: None, last_version: None }
