@@ -14,15 +14,13 @@ pub(crate) mod checking;
 pub mod http;
 mod lines;
 pub(crate) mod output;
+pub(crate) mod recorder;
 mod signals;
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Write};
 use std::process::{ChildStdin, ChildStdout, Command as Process, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -33,16 +31,12 @@ use crate::check::Checker;
 use crate::vocab::{dir_name, Diag, Direction, Outcome};
 use crate::input::MAX_LINE;
 use output::Out;
+use recorder::{Lines, Queued, Recording};
 
 pub use checking::CRASH_ENV;
 pub use lines::{forward, Event, Line, LineSplitter, ServerInput, Tap};
-
-/// Lines waiting in each queue (forwarders to recorder, recorder to checker).
-pub const QUEUE_LINES: usize = 4096;
-
-/// Bytes of lines waiting in both queues together; past it new lines are neither recorded nor
-/// checked. Room for two lines of the longest length kept, so memory stays bounded.
-pub const QUEUE_BYTES: usize = 2 * MAX_LINE + (64 << 20);
+pub use recorder::{QUEUE_BYTES, QUEUE_LINES};
+pub(crate) use recorder::{CheckEvent, Numbered};
 
 /// What a forwarder reads at once.
 pub(crate) const CHUNK: usize = 64 << 10;
@@ -89,7 +83,8 @@ pub struct ProxyArgs {
 /// The threads that carry a stdio session's traffic, started on the server's pipes: the plain
 /// proxy's [`forward_both`], or the bridge's (`proxy --to`, started by `cmd::proxy`, so the
 /// proxy does not call up into the bridge that runs on its pieces).
-pub(crate) type StartTraffic<'a> = Box<dyn FnOnce(ChildStdin, ChildStdout, Option<io::BufWriter<File>>, SyncSender<CheckEvent>, Arc<Mutex<Option<String>>>) -> Traffic + 'a>;
+/// It starts checking and recording on `sinks` ([`recorder::start`]).
+pub(crate) type StartTraffic<'a> = Box<dyn FnOnce(ChildStdin, ChildStdout, recorder::Sinks) -> Traffic + 'a>;
 
 /// Runs the stdio proxy until the server exits, with `start` carrying the traffic; returns the
 /// server's exit status (128 + the signal if a signal ended it), 2 if the proxy could not start,
@@ -113,15 +108,12 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
         return fail("the server's stdin, stdout and stderr are not pipes");
     };
 
-    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
-    let record_error = Arc::new(Mutex::new(None));
     let server_log_read = output::LastRead::default();
     let server_log = {
         let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
         thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
     };
-    let traffic = start(server_in, server_out, record, to_checker, record_error.clone());
-    let checker = checking::start(a, findings.clone(), from_recorder, traffic.queued_bytes.clone());
+    let traffic = start(server_in, server_out, recorder::Sinks { args: a, findings: findings.clone(), record });
 
     let (status, stop) = signals::wait(&mut child, &caught, a.stop, &*traffic.close_server_input);
     server_log_read.touch();
@@ -145,10 +137,7 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     // reads it): the findings not written by then are lost, the exit is not.
     // The server's last stderr lines, unless something it left running keeps the pipe open.
     output::join_unless(server_log, || stderr.stalled() || server_log_read.quiet_for(output::STALL));
-    // Sent from a thread: the recorder may itself be waiting on a stalled checker.
-    thread::spawn(traffic.end);
-    output::join_unless_stalled(traffic.recorder, &[&findings]);
-    checker.finish(&findings);
+    let record_error = traffic.recording.finish(&findings);
     if let (Some(summary), true) = (traffic.summary, a.check.summary) {
         summary(&findings, a.check.json);
     }
@@ -231,11 +220,8 @@ pub(crate) type Summary = Box<dyn FnOnce(&Out, bool) + Send>;
 pub(crate) struct Traffic {
     /// Ends when the server's output has reached the host.
     pub server_side: thread::JoinHandle<()>,
-    /// Tells the recorder the traffic is over.
-    pub end: Box<dyn FnOnce() + Send>,
-    pub recorder: thread::JoinHandle<()>,
-    /// Bytes of lines in the queues to the recorder and the checker.
-    pub queued_bytes: Arc<AtomicUsize>,
+    /// The recorder and the checker child.
+    pub recording: recorder::Started,
     pub summary: Option<Summary>,
     /// Closes the server's stdin (the stop's first step) once what was written is out, unless a
     /// write to it is blocked (a server that does not read): then the signals that follow stop it.
@@ -246,12 +232,10 @@ pub(crate) struct Traffic {
 pub(crate) fn forward_both(
     server_in: ChildStdin,
     server_out: ChildStdout,
-    record: Option<io::BufWriter<File>>,
-    to_checker: SyncSender<CheckEvent>,
-    record_error: Arc<Mutex<Option<String>>>,
+    sinks: recorder::Sinks,
 ) -> Traffic {
-    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
-    let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
+    let (tap, from_forwarders) = recorder::queue(QUEUE_LINES);
+    let recording = recorder::start(sinks, &tap, from_forwarders, Piped { recent: Default::default() });
     // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
     let host_tap = tap.clone();
     let server_in = ServerInput::new(server_in);
@@ -265,104 +249,50 @@ pub(crate) fn forward_both(
     let server_side = thread::spawn(move || {
         forward(server_out, io::stdout().lock(), Direction::ServerToClient, &server_tap);
     });
-    let recorder = {
-        let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error);
-        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
-    };
-    let queue = tap.queue.clone();
     let close_server_input = Box::new(move || server_in.close());
-    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), summary: None, close_server_input }
+    Traffic { server_side, recording, summary: None, close_server_input }
 }
 
-/// A line with its number in the session (its line in the recording) and the checker stream it
-/// belongs to (0 for stdio; `proxy --http` gives each `Mcp-Session-Id` its own).
-pub(crate) struct Numbered {
-    number: u64,
-    line: Line,
-    stream: u64,
+/// The plain stdio proxy's recorder: each line of either pipe recorded as it travelled and checked
+/// raw; the recent lines' numbers kept per direction, to name the lines a failed write did not deliver.
+struct Piped {
+    recent: [VecDeque<(u64, u64)>; 2],
 }
 
-pub(crate) enum CheckEvent {
-    Line(Numbered),
-    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`), on a checker
-    /// stream (0 for stdio; `proxy --http --to` gives each client session its own).
-    Wrapped { number: u64, stream: u64, bytes: Vec<u8> },
-    /// The numbers of lines that did not reach their receiver (recorded and checked already).
-    Undelivered(Vec<u64>),
-    /// A stream is over (`proxy --http`: its session was deleted): report its end now.
-    EndStream(u64),
-    /// The traffic is over: how many lines were lost before the recorder and before the checker.
-    End {
-        unrecorded: u64,
-        unchecked: u64,
-    },
-}
-
-/// The recent lines' numbers kept per direction, to name undelivered lines (a chunk holds at most
-/// this many lines of two bytes).
+/// The recent lines' numbers kept per direction (a chunk holds at most this many lines of two bytes).
 const RECENT: usize = CHUNK / 2 + 1;
 
-/// Numbers the lines in arrival order, writes them to the recording, and passes them on to the
-/// checker without waiting. The recording is flushed whenever the queue is empty. A write error
-/// of the recording stops it and is kept in `error`.
-fn record_lines(
-    from: Receiver<Event>,
-    mut record: Option<io::BufWriter<File>>,
-    to_checker: SyncSender<CheckEvent>,
-    lost: &AtomicU64,
-    queued_bytes: &AtomicUsize,
-    error: &Mutex<Option<String>>,
-) {
-    let mut number = 0u64;
-    let mut unchecked = 0u64;
-    let mut recent: [VecDeque<(u64, u64)>; 2] = Default::default();
-    let record_failed = |e: io::Error, record: &mut Option<io::BufWriter<File>>| {
-        *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
-        *record = None;
-    };
-    let mut next = from.recv().ok();
-    loop {
-        match next {
-            Some(Event::Line(line)) => {
-                number += 1;
-                let mine = &mut recent[line.dir as usize];
+impl Queued for Event {
+    fn bytes(&self) -> usize {
+        match self {
+            Event::Line(line) => line.bytes.len(),
+            Event::Undelivered { .. } => 0,
+        }
+    }
+}
+
+impl Lines for Piped {
+    type Item = Event;
+
+    fn take(&mut self, event: Event, rec: &mut Recording) {
+        match event {
+            Event::Line(line) => {
+                let number = rec.record_with(|w| write_record_line(w, &line));
+                let mine = &mut self.recent[line.dir as usize];
                 if mine.len() == RECENT {
                     mine.pop_front();
                 }
                 mine.push_back((line.seq, number));
-                if let Some(w) = &mut record {
-                    if let Err(e) = write_record_line(w, &line) {
-                        record_failed(e, &mut record);
-                    }
-                }
-                let size = line.bytes.len();
-                if to_checker.try_send(CheckEvent::Line(Numbered { number, line, stream: 0 })).is_err() {
-                    queued_bytes.fetch_sub(size, Ordering::Relaxed);
-                    unchecked += 1;
-                }
+                rec.check(CheckEvent::Line(Numbered { number, line, stream: 0 }));
             }
-            Some(Event::Undelivered { dir, from_seq }) => {
-                let numbers: Vec<u64> = recent[dir as usize].iter().filter(|(seq, _)| *seq >= from_seq).map(|(_, n)| *n).collect();
+            Event::Undelivered { dir, from_seq } => {
+                let numbers: Vec<u64> = self.recent[dir as usize].iter().filter(|(seq, _)| *seq >= from_seq).map(|(_, n)| *n).collect();
                 if !numbers.is_empty() {
-                    let _ = to_checker.send(CheckEvent::Undelivered(numbers));
+                    rec.tell(CheckEvent::Undelivered(numbers));
                 }
             }
-            Some(Event::End) | None => break,
         }
-        next = match from.try_recv() {
-            Ok(event) => Some(event),
-            Err(_) => {
-                if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
-                    record_failed(e, &mut record);
-                }
-                from.recv().ok()
-            }
-        };
     }
-    if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
-        record_failed(e, &mut record);
-    }
-    let _ = to_checker.send(CheckEvent::End { unrecorded: lost.load(Ordering::Relaxed), unchecked });
 }
 
 /// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
@@ -431,6 +361,7 @@ pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
         let mut out = Vec::new();
@@ -466,9 +397,8 @@ mod tests {
         assert_eq!((outcome.line, outcome.diags[0].rule, outcome.failed()), (7, "line.too-long", true));
     }
 
-    fn tap(capacity: usize) -> (Tap, Receiver<Event>) {
-        let (queue, rx) = sync_channel(capacity);
-        (Tap { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) }, rx)
+    fn tap(capacity: usize) -> (Tap, std::sync::mpsc::Receiver<recorder::Entry<Event>>) {
+        recorder::queue(capacity)
     }
 
     #[test]
