@@ -8,7 +8,9 @@ use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 
-use crate::proxy::recorder::{CheckEvent, Lines, Queued, Recording};
+use crate::proxy::queue::Queued;
+use crate::proxy::recorder::{Lines, Recording};
+use crate::proxy::CheckEvent;
 use crate::vocab::Direction;
 
 /// The side of the bridge a line travelled: between the client and the bridge (checked as the

@@ -17,7 +17,8 @@ use bytes::Bytes;
 use super::record::{Bridged, Counts, Item};
 use super::Bridge;
 use crate::proxy::output::Out;
-use crate::proxy::recorder::{self, Queue, Sinks};
+use crate::proxy::queue::Queue;
+use crate::proxy::recorder::{self, Sinks};
 use crate::proxy::{Traffic, QUEUE_LINES};
 use crate::input::{read_long_line, LineRead, MAX_LINE};
 
@@ -68,7 +69,7 @@ pub(crate) fn start(
 ) -> Traffic {
     let (to_client, client_lines) = sync_channel::<Bytes>(QUEUE_LINES);
     let (to_server, server_lines) = sync_channel::<Bytes>(QUEUE_LINES);
-    let (records, from_bridge) = recorder::queue(QUEUE_LINES);
+    let (records, from_bridge) = crate::proxy::queue::queue(QUEUE_LINES);
     let wiring = Arc::new(Wiring { bridge: Mutex::new(Bridge::new(to)), to_client: Mutex::new(Some(to_client)), to_server: Mutex::new(Some(to_server)), records: records.clone(), client_done: AtomicBool::new(false) });
     let verdicts = Arc::new(Mutex::new(Counts::default()));
     let ended = {

@@ -7,9 +7,11 @@ use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
-use super::CHUNK;
-use crate::vocab::Direction;
+use crate::vocab::{dir_name, Direction};
 use crate::input::MAX_LINE;
+
+/// What a forwarder reads at once.
+pub(crate) const CHUNK: usize = 64 << 10;
 
 /// One line of one direction, without its `\n`.
 #[derive(Debug)]
@@ -33,7 +35,7 @@ pub enum Event {
 }
 
 /// A forwarder's way into the recorder's queue: it never waits.
-pub type Tap = super::recorder::Queue<Event>;
+pub type Tap = super::queue::Queue<Event>;
 
 /// Copies `from` to `to` chunk by chunk, flushing each, and offers every line a chunk
 /// completes to `tap` just before the chunk goes out. Ends at the end of `from` (then `to` is dropped, which closes
@@ -191,3 +193,30 @@ impl Write for &ServerInput {
         Ok(())
     }
 }
+
+/// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
+/// they travelled (trailing whitespace and a byte order mark aside); anything else as it travelled, so that
+/// `mcp-schema check` reports it the way the proxy did. A line too long to keep is
+/// `{"dir":..,"msg":null,"skipped":LENGTH}`, which fails the check.
+pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
+    let dir = dir_name(line.dir);
+    if let Some(len) = line.too_long {
+        return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
+    }
+    // Only JSON's own whitespace: a trailing form feed (which `trim_ascii_end` would take) makes the line no JSON,
+    // and the recording must read as the receiver read it.
+    let end = line.bytes.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
+    let trimmed = &line.bytes[..end];
+    // With its mark, `check` would read the line with no direction (a wrapper, even).
+    let trimmed = trimmed.strip_prefix(BOM).unwrap_or(trimmed);
+    if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
+        write!(w, "{{\"dir\":\"{dir}\",\"msg\":")?;
+        w.write_all(trimmed)?;
+        w.write_all(b"}\n")
+    } else {
+        w.write_all(&line.bytes)?;
+        w.write_all(b"\n")
+    }
+}
+
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";

@@ -1,10 +1,11 @@
 //! `mcp-schema proxy`: runs a stdio MCP server as a child, passes every byte between the host
 //! (this process's stdin and stdout) and the server unchanged, and checks both directions as
-//! one session with the same [`Checker`] as `mcp-schema check`.
+//! one session with the same [`Checker`](crate::check::Checker) as `mcp-schema check`.
 //!
 //! A forwarder per direction reads a chunk, hands the lines it completes to a bounded queue
-//! without waiting, and writes the chunk on; a recorder numbers the lines of both directions in
-//! the order they were queued and writes `--record`; a checker child process checks them
+//! (queue.rs) without waiting, and writes the chunk on; the recorder every mode shares
+//! (recorder.rs) numbers the lines of both directions in the order they were queued and writes
+//! `--record`; a checker child process checks them
 //! (checking.rs), so a crash in checking never ends the proxy. A forwarder never waits on the
 //! others: a line that does not fit in a queue is counted and left unchecked (or unrecorded), and
 //! its bytes have already passed. The server's stderr passes through whole lines (output.rs), and
@@ -14,71 +15,31 @@ pub(crate) mod checking;
 pub mod http;
 mod lines;
 pub(crate) mod output;
+pub(crate) mod queue;
 pub(crate) mod recorder;
+mod setup;
 mod signals;
 
 use std::collections::VecDeque;
-use std::fs::File;
-use std::io::{self, Write};
-use std::process::{ChildStdin, ChildStdout, Command as Process, ExitStatus, Stdio};
+use std::io;
+use std::process::{ChildStdin, ChildStdout, Command as Process, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use mcp_spec_types::validate::Severity;
-
-use crate::args::CheckArgs;
-use crate::check::Checker;
-use crate::vocab::{dir_name, Diag, Direction, Outcome};
-use crate::input::MAX_LINE;
+use crate::vocab::Direction;
+use lines::CHUNK;
 use output::Out;
-use recorder::{Lines, Queued, Recording};
+use queue::Queued;
+use recorder::{Lines, Recording};
+use signals::exit_code;
 
-pub use checking::CRASH_ENV;
-pub use lines::{forward, Event, Line, LineSplitter, ServerInput, Tap};
-pub use recorder::{QUEUE_BYTES, QUEUE_LINES};
-pub(crate) use recorder::{CheckEvent, Numbered};
-
-/// What a forwarder reads at once.
-pub(crate) const CHUNK: usize = 64 << 10;
-
-/// How long the stop (signals.rs) gives the server: after the host's SIGINT or SIGHUP (passed on,
-/// with the server's stdin closed) before SIGTERM, and after SIGTERM before SIGKILL. One second
-/// each: hosts that follow the spec kill the proxy about two seconds after their SIGTERM (the
-/// Python SDK waits 2 s), and the server must be gone by then.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StopTimes {
-    pub term_after: Duration,
-    pub kill_after: Duration,
-}
-
-impl Default for StopTimes {
-    fn default() -> Self {
-        StopTimes { term_after: Duration::from_secs(1), kill_after: Duration::from_secs(1) }
-    }
-}
-
-/// `mcp-schema proxy` arguments: the checker's options, where findings and the recording go,
-/// and the server command.
-#[derive(Debug, Clone)]
-pub struct ProxyArgs {
-    pub check: CheckArgs,
-    /// `--record FILE`: the session as JSONL wrapper lines.
-    pub record: Option<String>,
-    /// `--findings FILE`: findings go there instead of stderr.
-    pub findings: Option<String>,
-    /// The server command and its arguments (after `--`).
-    pub command: Vec<String>,
-    /// The checking options as given (passed on to the checker child).
-    pub check_options: Vec<String>,
-    /// Internal: this process is the checker child (checking.rs), with its role.
-    pub checker_child: Option<String>,
-    /// `--to VERSION` (an index into `VERSIONS`): bridge to a server of this version (`crate::bridge`).
-    pub to: Option<usize>,
-    /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
-    pub http: Option<Box<http::Target>>,
-    /// `--term-after`, `--kill-after`: the stdio server's stop.
-    pub stop: StopTimes,
-}
+pub use checking::{check_one, CRASH_ENV};
+pub use lines::{forward, write_record_line, Event, Line, LineSplitter, ServerInput, Tap};
+pub use queue::{QUEUE_BYTES, QUEUE_LINES};
+pub use setup::ProxyArgs;
+pub use signals::StopTimes;
+pub(crate) use checking::{CheckEvent, Numbered};
+pub(crate) use setup::{fail, open_outputs};
 
 /// The threads that carry a stdio session's traffic, started on the server's pipes: the plain
 /// proxy's [`forward_both`], or the bridge's (`proxy --to`, started by `cmd::proxy`, so the
@@ -149,69 +110,6 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     }
 }
 
-/// Stderr, the findings output and the recording, checked not to be the same file.
-pub(crate) fn open_outputs(a: &ProxyArgs) -> Result<(Out, Out, Option<io::BufWriter<File>>), i32> {
-    let stderr = Out::new("stderr", Box::new(io::stderr()));
-    // `--record X --findings ./X` (or a link): compared as files, not names, before either is
-    // created (creating the findings file would empty an existing recording) and after.
-    let clash = || match (&a.record, &a.findings) {
-        (Some(r), Some(f)) => same_file(std::fs::metadata(r).ok(), std::fs::metadata(f).ok()),
-        _ => false,
-    };
-    let same = "--record and --findings name the same file";
-    if clash() {
-        return Err(fail(same));
-    }
-    let findings = match &a.findings {
-        None => stderr.clone(),
-        Some(path) => match File::create(path) {
-            Ok(f) => Out::new(path, Box::new(f)),
-            Err(e) => return Err(fail(&format!("{path}: {e}"))),
-        },
-    };
-    if clash() {
-        return Err(fail(same));
-    }
-    let record = match &a.record {
-        None => None,
-        Some(path) => match File::create(path) {
-            Ok(f) => Some(io::BufWriter::with_capacity(1 << 16, f)),
-            Err(e) => return Err(fail(&format!("{path}: {e}"))),
-        },
-    };
-    if clash() {
-        return Err(fail(same));
-    }
-    Ok((stderr, findings, record))
-}
-
-#[cfg(unix)]
-fn same_file(a: Option<std::fs::Metadata>, b: Option<std::fs::Metadata>) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    matches!((a, b), (Some(a), Some(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
-}
-
-#[cfg(not(unix))]
-fn same_file(_: Option<std::fs::Metadata>, _: Option<std::fs::Metadata>) -> bool {
-    false
-}
-
-pub(crate) fn fail(message: &str) -> i32 {
-    eprintln!("mcp-schema proxy: {message}");
-    2
-}
-
-#[cfg(unix)]
-fn exit_code(s: ExitStatus) -> i32 {
-    use std::os::unix::process::ExitStatusExt;
-    s.code().or_else(|| s.signal().map(|sig| 128 + sig)).unwrap_or(1)
-}
-
-#[cfg(not(unix))]
-fn exit_code(s: ExitStatus) -> i32 {
-    s.code().unwrap_or(1)
-}
-
 /// Writes what the traffic has to add to `--summary` (the bridge's verdicts) to the findings
 /// output, as JSON if asked.
 pub(crate) type Summary = Box<dyn FnOnce(&Out, bool) + Send>;
@@ -234,7 +132,7 @@ pub(crate) fn forward_both(
     server_out: ChildStdout,
     sinks: recorder::Sinks,
 ) -> Traffic {
-    let (tap, from_forwarders) = recorder::queue(QUEUE_LINES);
+    let (tap, from_forwarders) = queue::queue(QUEUE_LINES);
     let recording = recorder::start(sinks, &tap, from_forwarders, Piped { recent: Default::default() });
     // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
     let host_tap = tap.clone();
@@ -295,72 +193,12 @@ impl Lines for Piped {
     }
 }
 
-/// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
-/// they travelled (trailing whitespace and a byte order mark aside); anything else as it travelled, so that
-/// `mcp-schema check` reports it the way the proxy did. A line too long to keep is
-/// `{"dir":..,"msg":null,"skipped":LENGTH}`, which fails the check.
-pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
-    let dir = dir_name(line.dir);
-    if let Some(len) = line.too_long {
-        return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
-    }
-    // Only JSON's own whitespace: a trailing form feed (which `trim_ascii_end` would take) makes the line no JSON,
-    // and the recording must read as the receiver read it.
-    let end = line.bytes.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
-    let trimmed = &line.bytes[..end];
-    // With its mark, `check` would read the line with no direction (a wrapper, even).
-    let trimmed = trimmed.strip_prefix(BOM).unwrap_or(trimmed);
-    if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
-        write!(w, "{{\"dir\":\"{dir}\",\"msg\":")?;
-        w.write_all(trimmed)?;
-        w.write_all(b"}\n")
-    } else {
-        w.write_all(&line.bytes)?;
-        w.write_all(b"\n")
-    }
-}
-
-const BOM: &[u8] = b"\xef\xbb\xbf";
-
-/// Checks one line as a message of its direction (the pipe it came through): a JSON line as
-/// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
-/// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
-pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) -> Outcome {
-    let diag = |rule, severity, message: String| Diag { pointer: String::new(), rule, severity, message };
-    let bytes = line.bytes.strip_prefix(BOM);
-    let mut outcome = if let Some(len) = line.too_long {
-        let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
-        Outcome { line: number, diags: vec![diag("line.too-long", Severity::Error, message)], ..Outcome::default() }
-    } else {
-        let bytes = bytes.unwrap_or(&line.bytes);
-        // The same tree and the same code as `check` reading the recording's line.
-        match mcp_spec_types::tree::Doc::parse_slice(bytes) {
-            Ok(msg) => checker.check_wrapped(line.dir, msg.root(), number),
-            // Said as `check` says it.
-            Err(e) => {
-                let d = match std::str::from_utf8(bytes) {
-                    Err(u) => diag("utf8", Severity::Error, format!("not UTF-8: invalid byte sequence at byte {} of the line", u.valid_up_to() + 1)),
-                    Ok(_) => diag("json", Severity::Error, format!("not JSON: {e}")),
-                };
-                Outcome { line: number, diags: vec![d], ..Outcome::default() }
-            }
-        }
-    };
-    if bytes.is_some() {
-        let message = "the line starts with a byte order mark (U+FEFF): JSON text sent over a network must not (RFC 8259, 8.1), and a receiver may reject the line; checked as the message after the mark".to_string();
-        outcome.diags.insert(0, diag("line.bom", Severity::Error, message));
-    }
-    if !line.terminated {
-        let severity = if strict { Severity::Error } else { Severity::Warning };
-        let message = "the stream ended inside this line: no `\\n` after it, so the receiver may never read it".to_string();
-        outcome.diags.push(diag("line.unterminated", severity, message));
-    }
-    outcome
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::CheckArgs;
+    use crate::check::Checker;
+    use crate::input::MAX_LINE;
     use std::sync::atomic::Ordering;
 
     fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
@@ -397,8 +235,8 @@ mod tests {
         assert_eq!((outcome.line, outcome.diags[0].rule, outcome.failed()), (7, "line.too-long", true));
     }
 
-    fn tap(capacity: usize) -> (Tap, std::sync::mpsc::Receiver<recorder::Entry<Event>>) {
-        recorder::queue(capacity)
+    fn tap(capacity: usize) -> (Tap, std::sync::mpsc::Receiver<queue::Entry<Event>>) {
+        queue::queue(capacity)
     }
 
     #[test]

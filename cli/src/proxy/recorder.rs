@@ -16,115 +16,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
-use super::checking::{self, Checking};
-use super::lines::Line;
+use super::checking::{self, CheckEvent, Checking};
+use super::queue::{Entry, Queue, QUEUE_LINES};
 use super::output::{self, Out};
-use super::ProxyArgs;
-use crate::input::MAX_LINE;
-
-/// Lines waiting in each queue (traffic to recorder, recorder to checker).
-pub const QUEUE_LINES: usize = 4096;
-
-/// Bytes of lines waiting in both queues together; past it new lines are neither recorded nor
-/// checked. Room for two lines of the longest length kept, so memory stays bounded.
-pub const QUEUE_BYTES: usize = 2 * MAX_LINE + (64 << 20);
-
-/// A line with its number in the session (its line in the recording) and the checker stream it
-/// belongs to (0 for stdio; `proxy --http` gives each `Mcp-Session-Id` its own).
-pub struct Numbered {
-    pub number: u64,
-    pub line: Line,
-    pub stream: u64,
-}
-
-/// What the recorder hands the checker child.
-pub enum CheckEvent {
-    Line(Numbered),
-    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`; an HTTP
-    /// line), on a checker stream (0 for stdio; the HTTP modes give each session its own).
-    Wrapped { number: u64, stream: u64, bytes: Vec<u8> },
-    /// The numbers of lines that did not reach their receiver (recorded and checked already).
-    Undelivered(Vec<u64>),
-    /// A stream is over (`proxy --http`: its session was deleted): report its end now.
-    EndStream(u64),
-    /// The traffic is over: how many lines were lost before the recorder and before the checker.
-    End {
-        unrecorded: u64,
-        unchecked: u64,
-    },
-}
-
-impl CheckEvent {
-    /// The bytes this event holds in the queues (counted until the checker child has them).
-    pub fn bytes(&self) -> usize {
-        match self {
-            CheckEvent::Line(n) => n.line.bytes.len(),
-            CheckEvent::Wrapped { bytes, .. } => bytes.len(),
-            CheckEvent::Undelivered(_) | CheckEvent::EndStream(_) | CheckEvent::End { .. } => 0,
-        }
-    }
-}
-
-/// An item the traffic queues for the recorder: the bytes it holds there, and the lines it counts
-/// as when it is lost.
-pub trait Queued {
-    fn bytes(&self) -> usize;
-    fn lines(&self) -> u64 {
-        1
-    }
-}
-
-/// What the recorder's queue carries: an item, or the end of the traffic.
-pub enum Entry<T> {
-    Item(T),
-    End,
-}
-
-/// The traffic's way into the recorder: offering never waits.
-pub struct Queue<T> {
-    tx: SyncSender<Entry<T>>,
-    /// Bytes of items in both queues (to the recorder, to the checker).
-    pub queued_bytes: Arc<AtomicUsize>,
-    /// Lines that found no room (or no recorder): neither recorded nor checked.
-    pub lost: Arc<AtomicU64>,
-}
-
-impl<T> Clone for Queue<T> {
-    fn clone(&self) -> Self {
-        Queue { tx: self.tx.clone(), queued_bytes: self.queued_bytes.clone(), lost: self.lost.clone() }
-    }
-}
-
-/// A queue of `capacity` items, and the recorder's end of it.
-pub fn queue<T>(capacity: usize) -> (Queue<T>, Receiver<Entry<T>>) {
-    let (tx, rx) = sync_channel(capacity);
-    (Queue { tx, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) }, rx)
-}
-
-impl<T: Queued> Queue<T> {
-    /// Queues `item` if the queues have room for its bytes and the recorder's queue for it; else
-    /// counts its lines lost.
-    pub fn offer(&self, item: T) {
-        let (size, lines) = (item.bytes(), item.lines());
-        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES || self.tx.try_send(Entry::Item(item)).is_err() {
-            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            self.lost.fetch_add(lines, Ordering::Relaxed);
-        }
-    }
-}
-
-impl<T> Queue<T> {
-    /// Queues `item`, waiting for room (for what must not be lost and holds no line's bytes).
-    pub fn send(&self, item: T) {
-        let _ = self.tx.send(Entry::Item(item));
-    }
-
-    /// Tells the recorder the traffic is over (waits for room: call it from a thread of its own
-    /// when the recorder may be stalled).
-    pub fn end(&self) {
-        let _ = self.tx.send(Entry::End);
-    }
-}
+use super::setup::ProxyArgs;
 
 /// What one mode makes of its items: the recording's lines and the checker's events.
 pub trait Lines: Send + 'static {
@@ -274,7 +169,7 @@ impl Started {
 /// Runs `lines` over `items` on this thread, with no recording file; returns what the checker got.
 #[cfg(test)]
 pub fn replay<L: Lines>(lines: L, items: impl IntoIterator<Item = L::Item>) -> Vec<CheckEvent> {
-    let (q, from) = queue(1 << 12);
+    let (q, from) = super::queue::queue(1 << 12);
     // The items were never offered: their bytes are counted as if they had been (more than enough).
     q.queued_bytes.store(1 << 30, Ordering::Relaxed);
     items.into_iter().for_each(|i| q.send(i));

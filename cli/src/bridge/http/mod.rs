@@ -28,7 +28,8 @@ use super::record::{Bridged, Item};
 use super::Counts;
 use crate::proxy::http::limits::BodyBudget;
 use crate::proxy::http::Target;
-use crate::proxy::recorder::{self, Queue};
+use crate::proxy::queue::Queue;
+use crate::proxy::recorder;
 use crate::proxy::{fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
 
 pub use session::{GET_BACKLOG, POST_QUEUE};
@@ -82,7 +83,7 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.shown_url()));
     crate::proxy::http::warn_beyond_loopback(&stderr, &serving);
 
-    let (rec, from_handlers) = recorder::queue(QUEUE_LINES);
+    let (rec, from_handlers) = crate::proxy::queue::queue(QUEUE_LINES);
     let recording = recorder::start(recorder::Sinks { args: a, findings: findings.clone(), record }, &rec, from_handlers, Bridged { ended: None });
 
     let ctx = Arc::new(Ctx {

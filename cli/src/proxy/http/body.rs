@@ -19,7 +19,7 @@ use super::limits::{BodyBudget, Held};
 use super::record::{end_line, event_line, message_line, skipped_line, Place, Rec, Recorder, Route};
 use super::upstream::Upstream;
 use crate::vocab::Direction;
-use crate::proxy::Line;
+use crate::proxy::lines::Line;
 use crate::sse::{SseEvent, SseParser};
 use crate::input::MAX_LINE;
 
@@ -172,14 +172,14 @@ impl BodyTap {
 /// The recording's lines a body's tap writes of `chunks` (as they arrived), with `budget` bytes to
 /// hold: the proxy's splitting of a body without the network, for tests and the fuzz target.
 pub fn tap_lines(response: bool, content_type: Option<&str>, chunks: &[&[u8]], budget: usize) -> Vec<String> {
-    let (rec, lines) = crate::proxy::recorder::queue(4096);
+    let (rec, lines) = crate::proxy::queue::queue(4096);
     let budget = BodyBudget::new(budget);
     let mut tap = if response { BodyTap::response(rec, budget, 0, content_type) } else { BodyTap::request(rec, budget, 0, true) };
     for c in chunks {
         tap.feed(c);
     }
     tap.finish(None);
-    lines.try_iter().filter_map(|e| if let crate::proxy::recorder::Entry::Item(r) = e { Some(r.line) } else { None }).filter(|l| !l.is_empty()).collect()
+    lines.try_iter().filter_map(|e| if let crate::proxy::queue::Entry::Item(r) = e { Some(r.line) } else { None }).filter(|l| !l.is_empty()).collect()
 }
 
 /// The `endpoint` rewrite's state: the stream's start held until its first event is complete.

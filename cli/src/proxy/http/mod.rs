@@ -27,34 +27,9 @@ pub use body::tap_lines;
 pub use limits::ServeOptions;
 pub use upstream::{redact_query, Upstream};
 
-use super::{fail, open_outputs, output, recorder, ProxyArgs, QUEUE_LINES};
-
-/// `--listen ADDR --upstream URL`.
-#[derive(Debug, Clone)]
-pub struct Target {
-    pub listen: String,
-    pub upstream: Upstream,
-    pub upstream_url: String,
-    pub serve: ServeOptions,
-    /// `--enforce`: the guard layer answers a request that breaks a MUST (checked.rs).
-    pub enforce: bool,
-    /// `--metrics ADDR`: where `GET /metrics` is served.
-    pub metrics: Option<String>,
-}
-
-impl Target {
-    pub fn new(listen: String, upstream_url: &str, serve: ServeOptions) -> Result<Target, String> {
-        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string(), serve, enforce: false, metrics: None })
-    }
-
-    /// The upstream URL as said on stderr: its query's secret-looking values hidden.
-    pub fn shown_url(&self) -> String {
-        match self.upstream_url.split_once('?') {
-            Some((base, q)) => format!("{base}?{}", redact_query(q)),
-            None => self.upstream_url.clone(),
-        }
-    }
-}
+pub use super::setup::Target;
+use super::setup::{fail, open_outputs, ProxyArgs};
+use super::{output, recorder, QUEUE_LINES};
 
 /// Runs until a signal ends the proxy; returns 0, or 2 if it could not listen or could not write
 /// the findings or the recording (said on stderr).
@@ -84,7 +59,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     output::note(&stderr, announced);
     warn_beyond_loopback(&stderr, &serving);
 
-    let (rec, from_forwarders) = recorder::queue(QUEUE_LINES);
+    let (rec, from_forwarders) = super::queue::queue(QUEUE_LINES);
     let recording = recorder::start(recorder::Sinks { args: a, findings: findings.clone(), record }, &rec, from_forwarders, record::Routed::default());
 
     let budget = limits::BodyBudget::new(t.serve.body_budget);

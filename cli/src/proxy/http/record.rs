@@ -14,8 +14,10 @@ use hyper::header::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use crate::vocab::{dir_name, Direction};
-use crate::proxy::recorder::{CheckEvent, Lines, Numbered, Queue, Queued, Recording};
-use crate::proxy::Line;
+use crate::proxy::checking::{CheckEvent, Numbered};
+use crate::proxy::queue::{Queue, Queued};
+use crate::proxy::recorder::{Lines, Recording};
+use crate::proxy::lines::Line;
 
 /// The longest header value, and event data, written to the recording (cut beyond).
 pub const VALUE_MAX: usize = 1024;
