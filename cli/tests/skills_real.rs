@@ -10,7 +10,10 @@
 //! every file of every skill, reads a file no skill lists, reads every directory and one URI that is not a
 //! directory.
 //!
-//! The harness pairs any server with any client, for the engine's peers as well as these:
+//! The engine's own peers (the examples `skills_server` and `skills_client`, on mcp-spec-engine's `skills`
+//! feature) are paired with both on 2026-07-28, the only revision they speak Skills on.
+//!
+//! The harness pairs any server with any client:
 //! - a **server** is a command line that serves the folder given as its last argument over stdio;
 //! - a **client** is a command line that takes `[--version V] SERVER...`, runs those steps against the server,
 //!   and prints cli/tests/skills_real/expected-steps.txt (every pairing prints the same lines).
@@ -42,11 +45,17 @@ pub const VERSIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
 
 /// The peers whose recordings are kept, by the name a recording carries. A new peer: a function giving its
 /// [`Peer`], one entry in [`pinned_peers`], its name here (and in [`HTTP_CLIENTS`] if its host speaks HTTP).
-const PEERS: [&str; 2] = ["ts", "rmcp"];
+const PEERS: [&str; 3] = ["ts", "rmcp", "engine"];
 
 /// The peers whose hosts are paired over Streamable HTTP (rmcp's HTTP client needs reqwest, which its peers do
 /// not build).
-const HTTP_CLIENTS: [&str; 1] = ["ts"];
+const HTTP_CLIENTS: [&str; 2] = ["ts", "engine"];
+
+/// Whether a pairing is recorded on `version`: the engine's peers speak Skills where it is specified only
+/// (its server serves 2026-07-28 alone, its client refuses another version).
+fn paired(version: &str, client: &str, server: &str) -> bool {
+    version == VERSIONS[0] || (client != "engine" && server != "engine")
+}
 
 /// Methods the Skills extension adds (on 2025-11-25, findings on their lines are reported, not failed).
 const SKILLS_METHODS: [&str; 3] = ["skills/list", "skills/get", "resources/directory/read"];
@@ -206,12 +215,12 @@ fn kept_names() -> Vec<(String, &'static str)> {
     let mut names = vec![(recording_name("rmcp", "rmcp", VERSIONS[0]) + "-" + OUTSIDE_AGENT_SKILLS, VERSIONS[0])];
     for version in VERSIONS {
         for client in HTTP_CLIENTS {
-            names.extend(PEERS.iter().map(|server| (recording_name(client, server, version) + "-http", version)));
+            names.extend(PEERS.iter().filter(|server| paired(version, client, server)).map(|server| (recording_name(client, server, version) + "-http", version)));
         }
     }
     for version in VERSIONS {
         for client in PEERS {
-            names.extend(PEERS.iter().map(|server| (recording_name(client, server, version), version)));
+            names.extend(PEERS.iter().filter(|server| paired(version, client, server)).map(|server| (recording_name(client, server, version), version)));
         }
     }
     names
@@ -398,10 +407,25 @@ fn rmcp_peer() -> Option<Peer> {
     Some(Peer { client: bin("skills-rmcp-client"), server: bin("skills-rmcp-server") })
 }
 
+/// The engine's peers: the examples `skills_server` and `skills_client` (mcp-spec-engine's `skills` feature),
+/// which a workspace build puts beside `mcp-schema` (`cargo build -p mcp-schema-examples --bin skills_server
+/// --bin skills_client` when testing this crate alone).
+fn engine_peer() -> Option<Peer> {
+    let dir = Path::new(BIN).parent()?;
+    let bin = |name: &str| dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let (client, server) = (bin("skills_client"), bin("skills_server"));
+    if !client.exists() || !server.exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "the engine's Skills peers are not built: CI builds the workspace");
+        eprintln!("skipped: the engine's Skills peers are not built (cargo build -p mcp-schema-examples --bin skills_server --bin skills_client)");
+        return None;
+    }
+    Some(Peer { client: vec![client.into_os_string()], server: vec![server.into_os_string()] })
+}
+
 /// The pinned peers that can run here, by the name their recordings carry; installed and built once.
 fn pinned_peers() -> &'static [(&'static str, Peer)] {
     static PEERS: std::sync::OnceLock<Vec<(&'static str, Peer)>> = std::sync::OnceLock::new();
-    PEERS.get_or_init(|| [("ts", typescript_peer()), ("rmcp", rmcp_peer())].into_iter().filter_map(|(name, p)| Some((name, p?))).collect())
+    PEERS.get_or_init(|| [("ts", typescript_peer()), ("rmcp", rmcp_peer()), ("engine", engine_peer())].into_iter().filter_map(|(name, p)| Some((name, p?))).collect())
 }
 
 /// A fresh folder for the sessions a test records now.
@@ -426,7 +450,7 @@ fn the_pinned_peers_record_the_same_steps_again() {
     let mut recorded = 0;
     for version in VERSIONS {
         for (client, c) in pinned_peers() {
-            for (server, s) in pinned_peers() {
+            for (server, s) in pinned_peers().iter().filter(|(server, _)| paired(version, client, server)) {
                 let name = recording_name(client, server, version);
                 let path = out.join(format!("{name}.jsonl"));
                 let steps = record(&c.client, &s.server, &fixture("skills"), version, &path).unwrap();
@@ -451,7 +475,7 @@ fn the_pinned_peers_record_the_same_steps_over_http() {
     let mut recorded = 0;
     for version in VERSIONS {
         for (client, c) in pinned_peers().iter().filter(|(name, _)| HTTP_CLIENTS.contains(name)) {
-            for (server, s) in pinned_peers() {
+            for (server, s) in pinned_peers().iter().filter(|(server, _)| paired(version, client, server)) {
                 let name = recording_name(client, server, version) + "-http";
                 let path = out.join(format!("{name}.jsonl"));
                 let steps = record_http(&c.client, &s.server, &fixture("skills"), version, &path).unwrap();
@@ -469,7 +493,8 @@ fn the_pinned_peers_record_the_same_steps_over_http() {
 }
 
 /// rmcp serves, and its host reads, a skill named with a letter outside ASCII and one whose `metadata` maps to
-/// a number and a list; the TypeScript SDK's host refuses both entries and its server will not serve them.
+/// a number and a list (so does the engine); the TypeScript SDK's host refuses both entries and its server will not
+/// serve them.
 #[test]
 fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
     let peer = |name: &str| pinned_peers().iter().find(|(n, _)| *n == name).map(|(_, p)| p);
@@ -487,6 +512,16 @@ fn the_sdks_disagree_on_agent_skills_names_and_metadata() {
     let outside = check_recording(&format!("{name} (recorded now)"), version, &lines(&path));
     assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
     keep(&name, &path);
+    // The engine reads the Agent Skills rules as rmcp does (a lowercase letter outside ASCII is one; `metadata`
+    // is the author's): its server serves both skills and its host reads them.
+    if let Some(engine) = peer("engine") {
+        let path = out.join("engine-engine.jsonl");
+        let steps = record(&engine.client, &engine.server, &folder, version, &path).unwrap();
+        print!("engine host, engine server:\n{steps}");
+        assert!(steps.starts_with("list: 2 skills, 0 invalid\n"), "{steps}");
+        let outside = check_recording("engine-engine (outside Agent Skills, recorded now)", version, &lines(&path));
+        assert!(outside.is_empty(), "engine-engine: unexpected findings: {outside:?}");
+    }
     let refusals = [
         ("the TypeScript host refuses rmcp's entries", record(&ts.client, &rmcp.server, &folder, version, &out.join("ts-rmcp.jsonl"))),
         ("the TypeScript server refuses the folder", record(&ts.client, &ts.server, &folder, version, &out.join("ts-ts.jsonl"))),

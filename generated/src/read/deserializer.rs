@@ -223,11 +223,20 @@ impl<'de> Reader<'de> {
         #[cfg(test)]
         tests::HANDED_OVER.with(|n| n.set(n.get() + 1));
         let rest = &self.text[self.pos..];
-        let out = hand_over(Handover::Rest { depth: self.depth }, || visitor.visit_borrowed_str(rest));
-        let read = take_read();
-        if out.is_ok() {
-            self.pos += read;
-        }
-        out
+        let depth = self.depth;
+        // Moved on as the guard is dropped, after the value is made where it is returned.
+        let _moved = MovesOn(&mut self.pos);
+        hand_over(Handover::Rest { depth }, || visitor.visit_borrowed_str(rest))
+    }
+}
+
+/// A reader's position, moved past what the visitor handed the rest of the input read
+/// ([`take_read`]) when dropped.
+struct MovesOn<'a>(&'a mut usize);
+
+impl Drop for MovesOn<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        *self.0 += take_read();
     }
 }

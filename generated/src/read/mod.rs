@@ -129,11 +129,25 @@ struct Ending {
 /// as the reader made it, without an outcome wrapped around it.
 fn read_value<'de, T: de::Deserialize<'de>>(text: &'de str, ending: &mut Ending) -> Result<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
-    let mut r = Reader::new(text, 0);
-    let out = T::deserialize(&mut r);
-    ending.trailing = r.peek().is_some();
-    ending.gave_up = GAVE_UP.with(|g| g.replace(before));
-    out
+    let mut read = Reading { r: Reader::new(text, 0), ending, before };
+    T::deserialize(&mut read.r)
+}
+
+/// A read in progress: as it is dropped, after the value is made where it is returned (not
+/// held in a local: a copy), it says in `ending` how the read ended.
+struct Reading<'de, 'e> {
+    r: Reader<'de>,
+    ending: &'e mut Ending,
+    /// The record of giving up from before this read, put back after it.
+    before: bool,
+}
+
+impl Drop for Reading<'_, '_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.ending.trailing = self.r.peek().is_some();
+        self.ending.gave_up = GAVE_UP.with(|g| g.replace(self.before));
+    }
 }
 
 mod deserializer;

@@ -46,7 +46,7 @@ pub(crate) fn special_bits(word: u64) -> u64 {
 }
 
 /// The index of the first `"`, `\` or control byte at or after `i`, or the length.
-#[inline]
+#[inline(never)]
 pub(crate) fn find_special(bytes: &[u8], i: usize) -> usize {
     // Eight bytes at a time, which suits keys and short values; past 32 bytes the rest is
     // another function's, so this one (in every string read) needs few registers.
@@ -64,19 +64,51 @@ pub(crate) fn find_special(bytes: &[u8], i: usize) -> usize {
     find_special_tail(bytes, j)
 }
 
+/// [`find_special`] with its first eight bytes tested in the caller: they hold most keys and
+/// many values whole, and the call costs more than the test.
+#[inline(always)]
+pub(crate) fn find_special_here(bytes: &[u8], i: usize) -> usize {
+    match bytes.get(i..i + 8) {
+        Some(word) => match special_bits(u64::from_le_bytes(word.try_into().expect("8 bytes"))) {
+            0 => find_special(bytes, i + 8),
+            bits => i + (bits.trailing_zeros() / 8) as usize,
+        },
+        None => find_special(bytes, i),
+    }
+}
+
+/// [`find_special_here`] over sixteen bytes: an object's key (most are shorter).
+#[inline(always)]
+pub(crate) fn find_special_here_16(bytes: &[u8], i: usize) -> usize {
+    match bytes.get(i..i + 16) {
+        Some(words) => {
+            let word = |j: usize| u64::from_le_bytes(words[j..j + 8].try_into().expect("8 bytes"));
+            match special_bits(word(0)) {
+                0 => match special_bits(word(8)) {
+                    0 => find_special(bytes, i + 16),
+                    bits => i + 8 + (bits.trailing_zeros() / 8) as usize,
+                },
+                bits => i + (bits.trailing_zeros() / 8) as usize,
+            }
+        }
+        None => find_special_here(bytes, i),
+    }
+}
+
 /// [`find_special`] past a long string's first 32 bytes: clean 64-byte blocks are skipped
-/// first (the OR of the byte tests compiles to vector compares), then eight bytes at a time.
+/// (the OR of the byte tests compiles to vector compares); the block that holds a special byte
+/// is searched eight bytes at a time, without going back to the block test.
 #[inline(never)]
 fn find_special_long(bytes: &[u8], mut i: usize) -> usize {
-    loop {
-        while let Some(block) = bytes.get(i..i + 64) {
-            let block: &[u8; 64] = block.try_into().expect("64 bytes");
-            if block.iter().fold(0u8, |any, &b| any | special(b) as u8) != 0 {
-                break;
-            }
-            i += 64;
+    while let Some(block) = bytes.get(i..i + 64) {
+        let block: &[u8; 64] = block.try_into().expect("64 bytes");
+        if block.iter().fold(0u8, |any, &b| any | special(b) as u8) != 0 {
+            break;
         }
-        let Some(word) = bytes.get(i..i + 8) else { break };
+        i += 64;
+    }
+    // A special byte within the next 64 bytes, or fewer than 64 left.
+    while let Some(word) = bytes.get(i..i + 8) {
         let bits = special_bits(u64::from_le_bytes(word.try_into().expect("8 bytes")));
         if bits != 0 {
             return i + (bits.trailing_zeros() / 8) as usize;
@@ -124,7 +156,7 @@ impl<'de> Reader<'de> {
         if self.peek() != Some(b'"') {
             return give_up();
         }
-        Ok(match self.string()? {
+        Ok(match self.string_here(find_special_here_16)? {
             Str::Input(s) => Key::Borrowed(s),
             Str::Scratch(s) => Key::Owned(s.to_string()),
         })
@@ -183,12 +215,18 @@ impl<'de> Reader<'de> {
 
     /// Reads the string that starts at `pos` (at its `"`).
     pub(crate) fn string<'s>(&'s mut self) -> Result<Str<'de, 's>> {
+        self.string_here(find_special_here)
+    }
+
+    /// [`Self::string`], inlined into the caller (an object's key, read for every member).
+    #[inline(always)]
+    fn string_here<'s>(&'s mut self, find: impl Fn(&[u8], usize) -> usize) -> Result<Str<'de, 's>> {
         // Most strings have no escape: this path is kept small (the escapes are another
         // function's), so a key or a short value costs few instructions besides its scan. The
         // bytes are the text's own, so the slice's check of `end` knows the quote found there.
         let text = self.text;
         let start = self.pos + 1;
-        let end = find_special(text.as_bytes(), start);
+        let end = find(text.as_bytes(), start);
         if text.as_bytes().get(end) == Some(&b'"') {
             self.pos = end + 1;
             return Ok(Str::Input(&text[start..end]));
@@ -214,33 +252,51 @@ impl<'de> Reader<'de> {
 
     /// Continues a string at its first escape, unescaping into `scratch`.
     pub(crate) fn escaped(&mut self) -> Result<()> {
+        // The position in a local, and the one-byte escapes pushed as bytes: escapes can be
+        // dense (JSON text inside a string escapes every quote).
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut pos = self.pos;
         loop {
             // At a backslash.
-            let Some(&e) = self.bytes.get(self.pos + 1) else { return give_up() };
-            self.pos += 2;
+            let Some(&e) = bytes.get(pos + 1) else { return give_up() };
+            pos += 2;
             let c = match e {
-                b'"' => '"',
-                b'\\' => '\\',
-                b'/' => '/',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
-                b'u' => self.unicode_escape()?,
+                b'"' => b'"',
+                b'\\' => b'\\',
+                b'/' => b'/',
+                b'b' => 8,
+                b'f' => 12,
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                b'u' => {
+                    self.pos = pos;
+                    let c = self.unicode_escape()?;
+                    pos = self.pos;
+                    self.scratch.push(c);
+                    0
+                }
                 _ => return give_up(),
             };
-            self.scratch.push(c);
-            let end = find_special(self.bytes, self.pos);
-            self.scratch.push_str(&self.text[self.pos..end]);
-            self.pos = end;
-            match self.bytes.get(end) {
+            if c != 0 {
+                self.scratch.push(c as char);
+            }
+            let end = find_special_here(bytes, pos);
+            if end > pos {
+                self.scratch.push_str(&text[pos..end]);
+            }
+            pos = end;
+            match bytes.get(end) {
                 Some(b'"') => {
-                    self.pos += 1;
+                    self.pos = end + 1;
                     return Ok(());
                 }
                 Some(b'\\') => {}
-                _ => return give_up(),
+                _ => {
+                    self.pos = pos;
+                    return give_up();
+                }
             }
         }
     }
@@ -381,6 +437,7 @@ impl<'de> Reader<'de> {
 
     /// Before an array element or object entry: whether there is one (past its comma).
     /// Leaves the closing bracket for `leave`.
+    #[inline]
     pub(crate) fn next_item(&mut self, close: u8, first: &mut bool) -> Result<bool> {
         match self.peek() {
             Some(c) if c == close => Ok(false),

@@ -410,3 +410,95 @@ fn keys_that_differ_in_one_byte_are_different_keys() {
     println!("key compare: {passed} passed, {failed} failed");
     assert_eq!(failed, 0);
 }
+
+/// The scans for a string's end (the first eight or sixteen bytes in the caller, then words,
+/// then 64-byte blocks and the words of the block that holds the byte) find the first special
+/// byte wherever it is, past bytes with the high bit set too.
+#[test]
+fn the_first_special_byte_is_found_at_every_offset() {
+    let (mut passed, mut failed) = (0, 0);
+    for len in 0..=200usize {
+        // `None`: no special byte at all.
+        for at in std::iter::once(None).chain((0..len).map(Some)) {
+            for special in [b'"', b'\\', 0x1f] {
+                let mut bytes: Vec<u8> = (0..len).map(|i| if i % 5 == 0 { 0xc3 } else { b'a' }).collect();
+                if let Some(at) = at {
+                    bytes[at] = special;
+                }
+                for start in [0, 1, 9] {
+                    let start = start.min(len);
+                    let want = bytes[start..].iter().position(|&b| reader::special(b)).map_or(len, |i| start + i);
+                    for (scan, got) in [
+                        ("find_special", reader::find_special(&bytes, start)),
+                        ("find_special_here", reader::find_special_here(&bytes, start)),
+                        ("find_special_here_16", reader::find_special_here_16(&bytes, start)),
+                    ] {
+                        if got == want {
+                            passed += 1;
+                        } else {
+                            failed += 1;
+                            eprintln!("{scan}: length {len}, special {special:#x} at {at:?}, from {start}: {got}, not {want}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("special byte scans: {passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
+}
+
+/// Strings with escapes at every density, as keys and as values, long and short, with
+/// `\u` escapes and surrogate pairs among them, read as serde_json reads them.
+#[test]
+fn dense_and_sparse_escapes_agree_with_serde_json() {
+    let escapes = [r#"\""#, r"\\", r"\/", r"\b", r"\f", r"\n", r"\r", r"\t", r"\u00e9", r"\u0000", r"\ud83d\ude00"];
+    let mut count = 0;
+    for gap in [0usize, 1, 3, 7, 8, 15, 16, 31, 63, 64, 65, 100] {
+        for n in [1usize, 2, 5, 40] {
+            let mut s = String::new();
+            for i in 0..n {
+                s.push_str(&"é".repeat(gap % 3));
+                s.push_str(&"x".repeat(gap));
+                s.push_str(escapes[(i + gap) % escapes.len()]);
+            }
+            let json = format!(r#"{{"{s}":"{s}","k{s}":["{s}"]}}"#);
+            assert!(agrees(&json), "left to serde_json: {json}");
+            count += 1;
+        }
+    }
+    println!("escaped strings: {count} agree");
+}
+
+/// A member guessed at a key, then checked against the ranking over every key read: the keys
+/// are kept on the stack up to eight and in a list past that, and keys out of the schema's order
+/// and repeated keys are found (or refused) as the serde path does.
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn guessed_members_with_many_keys_in_any_order() {
+    use crate::v2025_11_25::{ServerMessage, ServerResult};
+    fn same(json: &str) {
+        let here: ServerMessage = read_here(json).unwrap_or_else(|| panic!("left to serde_json: {json}"));
+        assert_eq!(here, serde_json::from_str::<ServerMessage>(json).unwrap(), "{json}");
+    }
+    let mut count = 0;
+    for extra in [0usize, 7, 8, 9, 30] {
+        let keys: String = (0..extra).map(|i| format!(r#","k{i}":{i}"#)).collect();
+        // `content` guesses `CallToolResult`; unknown keys keep it the best.
+        same(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[]{keys},"isError":true,"_meta":{{}}}}}}"#));
+        // The schema's order reversed.
+        same(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"isError":false,"structuredContent":{{"a":1}}{keys},"content":[{{"type":"text","text":"t"}}]}}}}"#));
+        // A key of another member too: the guess is checked over every key and the ranking decides.
+        let json = format!(r#"{{"result":{{"content":[]{keys},"tools":[]}},"id":2,"jsonrpc":"2.0"}}"#);
+        let theirs = serde_json::from_str::<ServerMessage>(&json).map_err(|e| e.to_string());
+        assert_eq!(crate::from_str::<ServerMessage>(&json).map_err(|e| e.to_string()), theirs, "{json}");
+        // A repeated key: refused, serde_json's error.
+        let json = format!(r#"{{"result":{{"content":[]{keys},"content":[]}},"id":3,"jsonrpc":"2.0"}}"#);
+        let theirs = serde_json::from_str::<ServerMessage>(&json).map_err(|e| e.to_string());
+        assert!(theirs.is_err(), "{json}");
+        assert_eq!(crate::from_str::<ServerMessage>(&json).map_err(|e| e.to_string()), theirs, "{json}");
+        assert!(read_here::<ServerResult>(r#"{"content":[],"content":[]}"#).is_none());
+        count += 4;
+    }
+    println!("guessed members: {count} messages agree");
+}

@@ -13,13 +13,12 @@
 //! Held entries (the last `skills/list` or `skills/get` answer naming each skill) are bounded like every
 //! session table: by [`SESSION_CAP`] and the table bytes; a forgotten entry only turns its checks off.
 
-mod frontmatter;
 
 use std::borrow::Cow;
 
 use mcp_spec_types::tree::{Array, Node};
+use mcp_spec_engine::skills::frontmatter;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::rules::{
     SKILLS_CONTENT_DIGEST, SKILLS_DIRECTORY_CHILD, SKILLS_DIRECTORY_UNDECLARED, SKILLS_ERROR_CODE, SKILLS_FRONTMATTER, SKILLS_RESOURCES_CAPABILITY, SKILLS_UNDECLARED,
@@ -233,7 +232,7 @@ impl State {
                 Ok(k) if !digest_reported => {
                     let (_, digest, size) = &files[k];
                     let Some(bytes) = bytes.get_or_insert_with(|| content_bytes(content)) else { continue };
-                    let got = format!("sha256:{:x}", Sha256::digest(&bytes[..]));
+                    let got = mcp_spec_engine::skills::folder::digest_bytes(&bytes[..]);
                     let problem = match size {
                         Some(size) if *size != bytes.len() as u64 => Some(format!("{} bytes, not the entry's `size` {size}", bytes.len())),
                         _ if got != **digest => Some(format!("digest {got}, not the entry's {}", clip(digest))),

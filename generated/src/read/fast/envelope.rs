@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer};
-use super::{deserialize, gave_up, read_object, read_object_keys, refuse, scan, unknown, Fast, FastRead, Known, Reader, Rule, Slot, Slots};
+use super::{deserialize, gave_up, read_object, read_object_keys, refuse, scan, unknown, Fast, FastRead, Known, Reader, Rule, SeenList, Slot, Slots};
 use crate::runtime::__private::{guess_ranks_first, rank, Builder, KeptKeys, Key, Keyed, Lit, MessageVisitor, NoBuilder, Raw, RawObject, ResultResponseBuilder, Tagged};
 use crate::runtime::{JsonObject, Message, NoRequests};
 
@@ -40,9 +40,9 @@ where
             return b.finish();
         }
         Pick::Guess(member, mut b) => {
-            let mut seen = Vec::new();
+            let mut seen = SeenList::new();
             match read_object_keys(r, &mut b, Some(&mut seen)).and_then(|_| b.finish()) {
-                Ok(v) if v.settled() && guess_ranks_first::<U>(member, &seen) => return Ok(v),
+                Ok(v) if v.settled() && guess_ranks_first::<U>(member, seen.keys()) => return Ok(v),
                 Err(e) if gave_up() => return Err(e),
                 _ => {}
             }

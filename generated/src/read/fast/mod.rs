@@ -71,17 +71,21 @@ pub enum Slot<'a> {
 
 /// A builder's slot for a value of one type: one copy per field type, shared by every builder.
 pub trait Fill {
-    fn filled(&self) -> bool;
-    fn fill(&mut self, r: &mut Reader<'_>) -> Fast<()>;
+    /// Reads the slot's value, refused when the slot is filled already (a repeated key); with
+    /// `null_left`, a `null` is left unread and `Ok(false)` said.
+    fn fill(&mut self, r: &mut Reader<'_>, null_left: bool) -> Fast<bool>;
 }
 
 impl<T: FastRead> Fill for Option<T> {
-    fn filled(&self) -> bool {
-        self.is_some()
-    }
-    fn fill(&mut self, r: &mut Reader<'_>) -> Fast<()> {
+    fn fill(&mut self, r: &mut Reader<'_>, null_left: bool) -> Fast<bool> {
+        if self.is_some() {
+            return refuse();
+        }
+        if null_left && r.peek() == Some(b'n') {
+            return Ok(false);
+        }
         *self = Some(T::read_fast(r)?);
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -101,28 +105,88 @@ pub fn read_object(r: &mut Reader<'_>, b: &mut dyn Slots) -> Fast<()> {
 }
 
 /// [`read_object`], also handing each key to `seen` (what a guessed member is checked by).
-pub(super) fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut seen: Option<&mut Vec<Key<'de>>>) -> Fast<()> {
+pub(super) fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut seen: Option<&mut SeenList<'de>>) -> Fast<()> {
     if r.peek() != Some(b'{') {
         return refuse();
     }
     r.enter()?;
     let known = b.known();
     let mut first = true;
+    // Where the search for the next key starts: after the last key found, since objects
+    // mostly list their keys in the schema's order.
+    let mut next = 0;
     while r.next_item(b'}', &mut first)? {
         let key = r.key()?;
         r.colon()?;
         if let Some(seen) = seen.as_deref_mut() {
             seen.push(key.reborrow());
         }
-        let name = key.as_str().as_bytes();
-        // Length and first byte before the whole key: most keys differ there; the rest is
-        // compared in words, without a call to `memcmp`.
-        match known.iter().position(|k| k.key.len() == name.len() && k.key.as_bytes().first() == name.first() && same_key(k.key.as_bytes(), name)) {
-            Some(i) => fill(b, i, known[i].rule, key, r)?,
+        match find_known(known, key.as_str().as_bytes(), next) {
+            Some(i) => {
+                next = i + 1;
+                fill(b, i, known[i].rule, key, r)?
+            }
             None => b.unknown(key, r)?,
         }
     }
     r.leave(b'}')
+}
+
+/// The index of `name` in `known`, searched from `from` on and then from the start.
+#[inline]
+fn find_known(known: &[Known], name: &[u8], from: usize) -> Option<usize> {
+    // Length and first byte before the whole key: most keys differ there; the rest is
+    // compared in words, without a call to `memcmp`.
+    let is = |k: &Known| k.key.len() == name.len() && k.key.as_bytes().first() == name.first() && same_key(k.key.as_bytes(), name);
+    let from = from.min(known.len());
+    for (i, k) in known[from..].iter().enumerate() {
+        if is(k) {
+            return Some(from + i);
+        }
+    }
+    for (i, k) in known[..from].iter().enumerate() {
+        if is(k) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// The keys of an object as read, for a guessed member's check: the first few on the stack
+/// (a result has few keys; a list per guess was an allocation per message).
+pub(super) struct SeenList<'de> {
+    first: [Key<'de>; SEEN_ON_STACK],
+    len: usize,
+    /// Every key, once there are more than the stack holds.
+    all: Vec<Key<'de>>,
+}
+
+const SEEN_ON_STACK: usize = 8;
+
+impl<'de> SeenList<'de> {
+    pub(super) fn new() -> Self {
+        SeenList { first: std::array::from_fn(|_| Key::Borrowed("")), len: 0, all: Vec::new() }
+    }
+
+    fn push(&mut self, key: Key<'de>) {
+        if self.len < SEEN_ON_STACK {
+            self.first[self.len] = key;
+        } else {
+            if self.all.is_empty() {
+                self.all.extend(self.first.iter_mut().map(|k| std::mem::replace(k, Key::Borrowed(""))));
+            }
+            self.all.push(key);
+        }
+        self.len += 1;
+    }
+
+    pub(super) fn keys(&self) -> &[Key<'de>] {
+        if self.len <= SEEN_ON_STACK {
+            &self.first[..self.len]
+        } else {
+            &self.all
+        }
+    }
 }
 
 /// Whether two keys of the same length are equal: up to 16 bytes as two overlapping words
@@ -146,17 +210,17 @@ pub(super) fn same_key(a: &[u8], b: &[u8]) -> bool {
 fn fill<'de>(b: &mut dyn Slots, i: usize, rule: Rule, key: Key<'de>, r: &mut Reader<'de>) -> Fast<()> {
     match rule {
         Rule::Required => match b.slot(i) {
-            Slot::Value(s) if !s.filled() => s.fill(r),
+            Slot::Value(s) => s.fill(r, false).map(drop),
             _ => refuse(),
         },
         Rule::Optional => {
-            if b.extra().is_some_and(|e| e.contains_key(key.as_str())) {
+            if b.extra().is_some_and(|e| !e.is_empty() && e.contains_key(key.as_str())) {
                 return refuse();
             }
             match b.slot(i) {
-                Slot::Value(s) if !s.filled() => {
-                    if r.peek() != Some(b'n') {
-                        return s.fill(r);
+                Slot::Value(s) => {
+                    if s.fill(r, true)? {
+                        return Ok(());
                     }
                 }
                 _ => return refuse(),
@@ -289,12 +353,22 @@ pub fn deserialize<'de, D: Deserializer<'de>, T: FastRead, V: Entry<'de, Value =
 /// it reads the rest of the input handed over, and says how much of it was read.
 impl<T: FastRead> ReadRest for T {
     fn read_rest<E: de::Error>(text: &str, depth: u32) -> Result<T, E> {
-        let mut r = Reader::new(text, depth);
-        let out = T::read_fast(&mut r).map_err(|_| E::custom("left to serde_json"));
-        if out.is_ok() {
-            set_read(r.pos);
-        }
-        out
+        // How far the read went is recorded as the reader is dropped, after the value is made
+        // where it is returned (recording first would hold the value in a local: a copy).
+        // The handover's reader moves by it, also after a failed read, as any reader stands
+        // where it failed.
+        let mut r = SaysRead(Reader::new(text, depth));
+        T::read_fast(&mut r.0).map_err(|_| E::custom("left to serde_json"))
+    }
+}
+
+/// A reader that records how much it read ([`set_read`]) when dropped.
+struct SaysRead<'de>(Reader<'de>);
+
+impl Drop for SaysRead<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        set_read(self.0.pos);
     }
 }
 

@@ -192,16 +192,26 @@ impl<T: FastRead> FastRead for BTreeMap<String, T> {
     }
 }
 
+/// Elements larger than this are given room one at a time at first.
+const LARGE_ELEMENT: usize = 128;
+
 impl<T: FastRead> FastRead for Vec<T> {
     fn read_fast(r: &mut Reader<'_>) -> Fast<Self> {
         if r.peek() != Some(b'[') {
             return refuse();
         }
         r.enter()?;
+        // Room for one large element at first (most lists of structs hold one): four of
+        // them would be an allocation past 1 KiB, which glibc serves only after
+        // consolidating its free lists.
         let mut items = Vec::new();
         let mut first = true;
         while r.next_item(b']', &mut first)? {
-            items.push(T::read_fast(r)?);
+            let item = T::read_fast(r)?;
+            if std::mem::size_of::<T>() > LARGE_ELEMENT && items.capacity() == 0 {
+                items.reserve_exact(1);
+            }
+            items.push(item);
         }
         r.leave(b']')?;
         Ok(items)

@@ -64,9 +64,18 @@ pub(crate) fn handed_over<T: ReadRest, E: serde::de::Error>(v: &str, string: imp
 /// not take is cleared after it, so it cannot reach a later visitor.
 pub fn hand_over<T>(h: Handover, visit: impl FnOnce() -> T) -> T {
     HANDOVER.with(|c| c.set(Some(h)));
-    let out = visit();
-    HANDOVER.with(|c| c.set(None));
-    out
+    // Cleared by a guard, so the value goes straight to the caller rather than through a local.
+    let _cleared = ClearsHandover;
+    visit()
+}
+
+struct ClearsHandover;
+
+impl Drop for ClearsHandover {
+    #[inline]
+    fn drop(&mut self) {
+        HANDOVER.with(|c| c.set(None));
+    }
 }
 
 /// The handover for the string this visitor was just given, if it was one.

@@ -106,7 +106,8 @@ impl KeyBits {
 
     /// False when the object surely lacks `key`.
     fn may_have(self, key: &str) -> bool {
-        self.0 & Self::bit(key) != 0
+        // An empty object (ranked often: every union's members are scored on it) without the hash.
+        self.0 != 0 && self.0 & Self::bit(key) != 0
     }
 
     fn bit(key: &str) -> u64 {

@@ -1,4 +1,5 @@
-//! A `SKILL.md`'s YAML frontmatter as JSON, to compare with the `frontmatter` of the skill's entry.
+//! A `SKILL.md`'s YAML frontmatter as JSON: what a server puts in the skill's entry, and what a client
+//! compares with the entry it holds.
 //!
 //! YAML is read with `yaml-rust2` (a maintained, pure-Rust YAML 1.2 parser with few dependencies) at the event
 //! level: its document loader copies an aliased node at every use, so a few lines of anchors and aliases
@@ -26,6 +27,19 @@ pub enum Unreadable {
     /// Past [`MAX_NODES`], or a key that is not a scalar: not compared (no finding).
     Uncomparable,
 }
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Unreadable::Missing => write!(f, "the text does not begin with a `---` block that is closed"),
+            Unreadable::Invalid(e) => write!(f, "the YAML does not parse: {e}"),
+            Unreadable::NotMapping => write!(f, "the YAML is not a mapping"),
+            Unreadable::Uncomparable => write!(f, "over {MAX_NODES} nodes, or a key that is not a scalar"),
+        }
+    }
+}
+
+impl std::error::Error for Unreadable {}
 
 /// The YAML between a leading `---` line and the next `---` or `...` line.
 pub fn block(text: &str) -> Option<&str> {
