@@ -66,7 +66,6 @@ const CIRCLES_ALLOWED: &[(&str, &str)] = &[
     ("check/lib: session ↔ session::apps ↔ session::capabilities ↔ session::families ↔ session::lifecycle ↔ session::progress ↔ session::resources ↔ session::skills ↔ session::tasks ↔ session::tools", "the rule families are the session's children: each reads the parent's message and stream types (`super::{Msg, Sink, Stream}`), and the parent's stream holds each family's state and runs them from `families::FAMILIES`"),
     ("check/lib: check ↔ check::apps ↔ check::response ↔ check::scope", "`Checker`'s methods are spread over its children (`super::Checker`); issue 47 splits them by responsibility"),
     ("cli/lib: har ↔ har::classify ↔ har::plan ↔ har::read", "the HAR reader's parent holds the entry type its children classify, plan and read"),
-    ("cli/lib: proxy ↔ proxy::checking ↔ proxy::http ↔ proxy::http::body ↔ proxy::http::checked ↔ proxy::http::record ↔ proxy::http::server ↔ proxy::signals", "the proxy's modes share the parent's setup and recorder types; issue 47 gives the four modes one recorder"),
     ("cli/lib: bridge::http ↔ bridge::http::client ↔ bridge::http::session ↔ bridge::http::upstream", "the HTTP bridge's parts share the parent's session state"),
     ("engine/lib: endpoint ↔ endpoint::batch", "a batch is read by the endpoint and answers through its tables"),
     ("engine/lib: client ↔ per_request", "the client's per-request mode (2026-07-28) reads and writes the client's state"),

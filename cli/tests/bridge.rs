@@ -158,3 +158,74 @@ fn the_summary_of_a_bridge_recording_says_the_leg_and_counts_a_passed_on_finding
     let summary: Value = r.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find_map(|v| v.get("summary").cloned()).unwrap();
     assert!(summary["messages"].as_array().unwrap().iter().all(|m| m["leg"] == "client" || m["leg"] == "server"), "{summary}");
 }
+
+/// A 2026-07-28 server using the Tasks extension (a script): `server/discover` declares it,
+/// `tools/call` answers with a task handle, `tasks/get` with the task completed and its `result`
+/// (`RESULT`, replaced by the caller). Each answer echoes its request's id.
+const TASKS_SERVER: &str = r#"while read -r l; do
+  id=${l#*\"id\":}; id=${id%%,*}
+  case "$l" in
+    *'"server/discover"'*) echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}}';;
+    *'"tools/call"'*) echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"resultType":"task","taskId":"job-7","status":"working","createdAt":"2026-03-01T09:00:00Z","lastUpdatedAt":"2026-03-01T09:00:00Z","ttlMs":60000}}';;
+    *'"tasks/get"'*) echo '{"jsonrpc":"2.0","id":'"$id"',"result":{"resultType":"complete","taskId":"job-7","status":"completed","createdAt":"2026-03-01T09:00:00Z","lastUpdatedAt":"2026-03-01T09:00:05Z","ttlMs":60000,"result":RESULT}}';;
+  esac
+done"#;
+
+/// A 2026-07-28 client declaring the Tasks extension: discovery, a tool call run as a task, its result.
+fn tasks_client() -> String {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}});
+    [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "render", "arguments": {"page": 3}, "_meta": meta}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get", "params": {"taskId": "job-7", "_meta": meta}}),
+    ]
+    .iter()
+    .map(|m| format!("{m}\n"))
+    .collect()
+}
+
+/// The recorded session through `proxy --to 2026-07-28 --ext tasks` with the server's task
+/// result `result`: the recording, and the proxy's own findings.
+fn bridged_tasks_session(name: &str, result: &str) -> (String, String) {
+    let record = TempFile::new(&format!("{name}.jsonl"), b"");
+    let findings = TempFile::new(&format!("{name}.findings"), b"");
+    let server = TASKS_SERVER.replace("RESULT", result);
+    let (code, stdout, stderr) = proxy(&["--to", "2026-07-28", "--ext", "tasks", "--record", record.path(), "--findings", findings.path(), "--", "sh", "-c", &server], tasks_client().as_bytes());
+    assert_eq!((code, String::from_utf8_lossy(&stdout).lines().count()), (0, 3), "{stderr}");
+    (std::fs::read_to_string(record.path()).unwrap(), std::fs::read_to_string(findings.path()).unwrap())
+}
+
+#[test]
+fn a_bridged_tasks_session_is_recorded_on_both_legs_and_checks_clean_with_ext_tasks() {
+    let (recording, findings) = bridged_tasks_session("tasks-clean", r#"{"resultType":"complete","content":[{"type":"text","text":"page 3"}]}"#);
+    let lines: Vec<Value> = recording.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // Three requests and three answers, each on both legs; the task handle and its result among them.
+    assert_eq!(lines.len(), 12, "{recording}");
+    for leg in ["client", "server"] {
+        assert_eq!(lines.iter().filter(|l| l["leg"] == leg).count(), 6, "{recording}");
+        assert!(lines.iter().any(|l| l["leg"] == leg && l["msg"]["result"]["resultType"] == "task"), "{recording}");
+    }
+    assert!(!findings.contains("error ["), "{findings}");
+    let file = TempFile::new("tasks-clean-check.jsonl", recording.as_bytes());
+    let r = run(&["check", "--ext", "tasks", "--strict", file.path()], None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "12 passed, 0 failed\n"), "{}", r.stderr);
+    // Without the extension the handle is no CallToolResult and `tasks/get` no method: the recording fails.
+    let r = run(&["check", file.path()], None);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let failed: Vec<&str> = r.stdout.lines().filter(|l| l.contains(": error [")).collect();
+    println!("without --ext tasks: {} findings", failed.len());
+    assert!(failed.iter().any(|l| l.contains("[unknown-variant]")), "{}", r.stdout);
+}
+
+#[test]
+fn a_bridged_tasks_sessions_broken_result_is_reported_by_the_tasks_rules() {
+    // The completed task's `result` lacks 2026-07-28's `resultType`: the extension's session rule
+    // names it, live in the proxy and in `check`, once (the bridge passed it on unchanged).
+    let (recording, findings) = bridged_tasks_session("tasks-broken", r#"{"content":[{"type":"text","text":"page 3"}]}"#);
+    let rule = "[session.tasks.completed-result]";
+    assert_eq!(findings.lines().filter(|l| l.contains(rule)).count(), 1, "{findings}");
+    let file = TempFile::new("tasks-broken-check.jsonl", recording.as_bytes());
+    let r = run(&["check", "--ext", "tasks", file.path()], None);
+    let found: Vec<&str> = r.stdout.lines().filter(|l| l.contains(": error [")).collect();
+    assert!(r.code == 1 && found.len() == 1 && found[0].contains(rule), "{}", r.stdout);
+}

@@ -23,20 +23,20 @@ use std::collections::VecDeque;
 use serde_json::{json, Map, Value};
 
 /// The `_meta` key (on request params, 2026-07-28 and later) that carries the protocol version.
-pub const PROTOCOL_VERSION_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub const PROTOCOL_VERSION_META_KEY: &str = crate::runtime::meta::PROTOCOL_VERSION;
 /// The `_meta` key (on request params, 2026-07-28 and later) that carries the client's capabilities.
-pub const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const CLIENT_CAPABILITIES_META_KEY: &str = crate::runtime::meta::CLIENT_CAPABILITIES;
 /// The `_meta` key (on request params, 2026-07-28 and later) that names the client software.
-pub const CLIENT_INFO_META_KEY: &str = "io.modelcontextprotocol/clientInfo";
+pub const CLIENT_INFO_META_KEY: &str = crate::runtime::meta::CLIENT_INFO;
 /// The `_meta` key (on results, 2026-07-28 and later) that names the server software.
-pub const SERVER_INFO_META_KEY: &str = "io.modelcontextprotocol/serverInfo";
+pub const SERVER_INFO_META_KEY: &str = crate::runtime::meta::SERVER_INFO;
 /// The `_meta` key (on request params, 2026-07-28 and later) that opts in to log messages.
-pub const LOG_LEVEL_META_KEY: &str = "io.modelcontextprotocol/logLevel";
+pub const LOG_LEVEL_META_KEY: &str = crate::runtime::meta::LOG_LEVEL;
 
 /// The error code of a request whose protocol version the server does not support (2026-07-28).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// JSON-RPC "invalid params": the answer to a per-request version that is missing or not a string.
-pub const INVALID_PARAMS: i64 = -32602;
+pub const INVALID_PARAMS: i64 = crate::rpc::INVALID_PARAMS;
 
 /// How a protocol version's sessions begin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

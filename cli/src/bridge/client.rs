@@ -20,44 +20,9 @@ impl Bridge {
         let id = msg.get("id").cloned();
         let (c, s) = (self.client_v(), self.server);
         let (client_new, server_new) = (self.is_per_request(c), self.is_per_request(s));
-        let answered = |b: &mut Bridge, out: &mut Output, what: &str| b.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Answered, &method, what.to_string(), None);
-        // What only one side's version has.
         if let Some(id) = &id {
-            match method.as_str() {
-                "ping" if !self.infos[s].requests.contains_key("ping") => {
-                    answered(self, out, &format!("{} has no ping", VERSIONS[s].name));
-                    self.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
-                    return;
-                }
-                "logging/setLevel" if server_new && !self.infos[s].requests.contains_key("logging/setLevel") => {
-                    // The level goes in each later request's `_meta` (`io.modelcontextprotocol/logLevel`), as 2026-07-28 asks for it.
-                    self.log_level = msg.get("params").and_then(|p| p.get("level")).cloned();
-                    answered(self, out, &format!("{} has no logging/setLevel: the level goes in each request's _meta", VERSIONS[s].name));
-                    self.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
-                    return;
-                }
-                "server/discover" if client_new && !server_new => {
-                    answered(self, out, "from the server's initialize result");
-                    let result = self.discover_from_initialize();
-                    self.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
-                    return;
-                }
-                "initialize" if server_new => {
-                    // Answered from the server's `server/discover` (sent with the client's capabilities).
-                    let params = msg.get("params");
-                    let caps = params.and_then(|p| p.get("capabilities")).cloned().unwrap_or_else(|| json!({}));
-                    let (from, to) = (&self.infos[c], &self.infos[s]);
-                    self.caps = shape::convert(from, to, "ClientCapabilities", "ClientCapabilities", caps).unwrap_or_else(|_| json!({}));
-                    self.client_info = params.and_then(|p| p.get("clientInfo")).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
-                    answered(self, out, &format!("from the server's server/discover ({} has no initialize)", VERSIONS[s].name));
-                    let own = self.new_id();
-                    let mut discover = json!({"jsonrpc": "2.0", "id": own, "method": "server/discover", "params": {}});
-                    shape::stamp(&mut discover, VERSIONS[s].name, &self.caps, self.client_info.as_ref(), None);
-                    self.send_server(out, &discover);
-                    self.track_up(&own, Up::forward(id.clone(), "initialize", UpKind::Discover, discover.clone()));
-                    return;
-                }
-                _ => {}
+            if self.answer_what_one_side_lacks(line, &msg, id, &method, out) {
+                return;
             }
             if client_new && !server_new && self.retry_with_input(line, &mut msg, out) {
                 return;
@@ -126,6 +91,50 @@ impl Bridge {
                 }
             }
             Err((code, r)) => self.refuse(out, Leg::Client, line, &method, id, r, code),
+        }
+    }
+
+    /// A client request only one side's version has, answered by the bridge itself (`ping`,
+    /// `logging/setLevel`, `server/discover`, `initialize`); `false` when it is none of them.
+    fn answer_what_one_side_lacks(&mut self, line: &[u8], msg: &Map<String, Value>, id: &Value, method: &str, out: &mut Output) -> bool {
+        let (c, s) = (self.client_v(), self.server);
+        let (client_new, server_new) = (self.is_per_request(c), self.is_per_request(s));
+        let answered = |b: &mut Bridge, out: &mut Output, what: &str| b.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Answered, method, what.to_string(), None);
+        match method {
+            "ping" if !self.infos[s].requests.contains_key("ping") => {
+                answered(self, out, &format!("{} has no ping", VERSIONS[s].name));
+                self.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+                true
+            }
+            "logging/setLevel" if server_new && !self.infos[s].requests.contains_key("logging/setLevel") => {
+                // The level goes in each later request's `_meta` (`io.modelcontextprotocol/logLevel`), as 2026-07-28 asks for it.
+                self.log_level = msg.get("params").and_then(|p| p.get("level")).cloned();
+                answered(self, out, &format!("{} has no logging/setLevel: the level goes in each request's _meta", VERSIONS[s].name));
+                self.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+                true
+            }
+            "server/discover" if client_new && !server_new => {
+                answered(self, out, "from the server's initialize result");
+                let result = self.discover_from_initialize();
+                self.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                true
+            }
+            "initialize" if server_new => {
+                // Answered from the server's `server/discover` (sent with the client's capabilities).
+                let params = msg.get("params");
+                let caps = params.and_then(|p| p.get("capabilities")).cloned().unwrap_or_else(|| json!({}));
+                let (from, to) = (&self.infos[c], &self.infos[s]);
+                self.caps = shape::convert(from, to, "ClientCapabilities", "ClientCapabilities", caps).unwrap_or_else(|_| json!({}));
+                self.client_info = params.and_then(|p| p.get("clientInfo")).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
+                answered(self, out, &format!("from the server's server/discover ({} has no initialize)", VERSIONS[s].name));
+                let own = self.new_id();
+                let mut discover = json!({"jsonrpc": "2.0", "id": own, "method": "server/discover", "params": {}});
+                shape::stamp(&mut discover, VERSIONS[s].name, &self.caps, self.client_info.as_ref(), None);
+                self.send_server(out, &discover);
+                self.track_up(&own, Up::forward(id.clone(), "initialize", UpKind::Discover, discover.clone()));
+                true
+            }
+            _ => false,
         }
     }
 

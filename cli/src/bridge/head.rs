@@ -30,6 +30,7 @@ struct Params {
 
 #[derive(Debug, Default, Deserialize)]
 struct Meta {
+    // `negotiate::PROTOCOL_VERSION_META_KEY` (the test below holds them together).
     #[serde(default, rename = "io.modelcontextprotocol/protocolVersion")]
     protocol_version: Option<Box<RawValue>>,
 }
@@ -81,7 +82,10 @@ mod tests {
 
     #[test]
     fn reads_the_head_and_skips_the_rest() {
-        let h = Head::of(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,2]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#).unwrap();
+        // The key serde's attribute spells out is the types crate's (an attribute takes no constant).
+        let key = mcp_spec_types::negotiate::PROTOCOL_VERSION_META_KEY;
+        let line = format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"x","arguments":{{"a":[1,2]}},"_meta":{{"{key}":"2026-07-28"}}}}}}"#);
+        let h = Head::of(line.as_bytes()).unwrap();
         assert_eq!((h.method.as_deref(), h.id(), h.param("name"), h.meta_version()), (Some("tools/call"), Some(3.into()), Some("x".into()), Some("2026-07-28".into())));
         assert!(h.is_request());
         let h = Head::of(br#"{"jsonrpc":"2.0","id":{"a":[1]},"result":{"big":[{"k":1}]}}"#).unwrap();

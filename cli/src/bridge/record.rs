@@ -1,11 +1,16 @@
 //! What the bridge says about each message: its verdict, and the lines of both legs it gives the
-//! recording (`{"leg":"client","dir":"c2s","msg":...,"bridge":{"verdict":"converted",...}}`).
+//! recording (`{"leg":"client","dir":"c2s","msg":...,"bridge":{"verdict":"converted",...}}`),
+//! made on the recorder's thread ([`Bridged`], over stdio and HTTP alike).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 
+use crate::proxy::queue::Queued;
+use crate::proxy::recorder::{Lines, Recording};
+use crate::proxy::CheckEvent;
 use crate::vocab::Direction;
 
 /// The side of the bridge a line travelled: between the client and the bridge (checked as the
@@ -209,4 +214,88 @@ fn wrapper(r: &Record, http: Option<&Value>) -> (Vec<u8>, Vec<u8>) {
     }
     w.extend_from_slice(b"}\n");
     (head, w)
+}
+
+/// What the bridge's transports queue for the recorder (crate::proxy::recorder).
+pub enum Item {
+    /// An HTTP context line (`{"leg":..,"http":...}`, without its `\n`): recorded only, as `check`
+    /// reads each leg's exchanges apart.
+    Line(Vec<u8>),
+    /// A message's record, its line made on the recorder's thread ([`into_line`]: in its own buffer
+    /// once the peer's side has let it go, waiting a moment for a line sent), checked on `stream`.
+    Record { record: Box<Record>, http: Option<Value>, stream: Option<u64> },
+    /// The records of one line through the stdio bridge, in order, checked on stream 0; lost together.
+    Records(Vec<Record>),
+}
+
+/// An HTTP context line (`{"http":...}`) of one leg.
+pub fn on_leg(line: String, leg: Leg) -> Item {
+    match line.strip_prefix('{') {
+        Some(rest) => Item::Line(format!("{{\"leg\":\"{}\",{rest}", leg.name()).into_bytes()),
+        None => Item::Line(line.into_bytes()),
+    }
+}
+
+impl Queued for Item {
+    fn bytes(&self) -> usize {
+        match self {
+            Item::Line(text) => text.len(),
+            Item::Record { record, .. } => record.bytes.len(),
+            Item::Records(records) => records.iter().map(|r| r.bytes.len()).sum(),
+        }
+    }
+
+    fn lines(&self) -> u64 {
+        match self {
+            Item::Records(records) => records.len() as u64,
+            Item::Line(_) | Item::Record { .. } => 1,
+        }
+    }
+}
+
+/// The bridge's recorder, over stdio or HTTP: each record made into its recording line (with both
+/// legs' `leg`), which is what the checker reads; `ended` runs once the checker has heard the end.
+pub(crate) struct Bridged {
+    pub ended: Option<Box<dyn FnOnce() + Send>>,
+}
+
+impl Lines for Bridged {
+    type Item = Item;
+
+    fn take(&mut self, item: Item, rec: &mut Recording) {
+        match item {
+            Item::Line(text) => {
+                rec.record(&text);
+                rec.queued_bytes().fetch_sub(text.len(), Ordering::Relaxed);
+            }
+            Item::Record { record, http, stream } => record_one(*record, http.as_ref(), stream, rec),
+            Item::Records(records) => records.into_iter().for_each(|r| record_one(r, None, Some(0), rec)),
+        }
+    }
+
+    fn ended(self) {
+        if let Some(ended) = self.ended {
+            ended();
+        }
+    }
+}
+
+fn record_one(record: Record, http: Option<&Value>, stream: Option<u64>, rec: &mut Recording) {
+    let counted = record.bytes.len();
+    // Made in the message's buffer when the record holds its last handle: a long line sent (no
+    // note) is let go by its writer soon, and not copied if that is within a short wait.
+    if record.note.is_none() {
+        wait_until_unique(&record.bytes, rec.queued_bytes().load(Ordering::Relaxed));
+    }
+    let mut text = into_line(record, http);
+    text.pop();
+    // The queue counts the line from here.
+    rec.queued_bytes().fetch_add(text.len(), Ordering::Relaxed);
+    rec.queued_bytes().fetch_sub(counted, Ordering::Relaxed);
+    let number = rec.record(&text);
+    match stream {
+        // The checker's queue counts the line's bytes until the checker child has it.
+        Some(stream) => rec.check(CheckEvent::Wrapped { number, stream, bytes: text }),
+        None => drop(rec.queued_bytes().fetch_sub(text.len(), Ordering::Relaxed)),
+    }
 }

@@ -116,7 +116,7 @@ impl super::Cmd for ProxyCmd {
         match (&a.http, a.to) {
             (Some(target), Some(to)) => crate::bridge::http::run(a, target, to),
             (Some(target), None) => http::run(a, target),
-            (None, Some(to)) => crate::proxy::run_stdio(a, Box::new(move |server_in, server_out, record, to_checker, record_error| crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error))),
+            (None, Some(to)) => crate::proxy::run_stdio(a, Box::new(move |server_in, server_out, sinks| crate::bridge::stdio::start(to, server_in, server_out, sinks))),
             (None, None) => crate::proxy::run_stdio(a, Box::new(crate::proxy::forward_both)),
         }
     }

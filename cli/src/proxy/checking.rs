@@ -15,13 +15,57 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
 
+use super::lines::Line;
 use super::output::Out;
-use super::{check_one, CheckEvent, Line, Numbered, ProxyArgs};
+use super::setup::ProxyArgs;
 use crate::args::CheckArgs;
 use crate::check::Checker;
 use crate::rules::stream::{CHECKER_INTERNAL, LINE_UNDELIVERED};
 use crate::vocab::{Diag, Direction, Outcome};
 use crate::report::{Reporter, Summary};
+
+/// Checks one line as a message of its direction (the pipe it came through): a JSON line as
+/// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
+/// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
+pub fn check_one(checker: &mut Checker, number: u64, line: &Line) -> Outcome {
+    checker.check_received(line.dir, &line.bytes, line.too_long, line.terminated, number)
+}
+
+/// A line with its number in the session (its line in the recording) and the checker stream it
+/// belongs to (0 for stdio; `proxy --http` gives each `Mcp-Session-Id` its own).
+pub struct Numbered {
+    pub number: u64,
+    pub line: Line,
+    pub stream: u64,
+}
+
+/// What the recorder hands the checker child.
+pub enum CheckEvent {
+    Line(Numbered),
+    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`; an HTTP
+    /// line), on a checker stream (0 for stdio; the HTTP modes give each session its own).
+    Wrapped { number: u64, stream: u64, bytes: Vec<u8> },
+    /// The numbers of lines that did not reach their receiver (recorded and checked already).
+    Undelivered(Vec<u64>),
+    /// A stream is over (`proxy --http`: its session was deleted): report its end now.
+    EndStream(u64),
+    /// The traffic is over: how many lines were lost before the recorder and before the checker.
+    End {
+        unrecorded: u64,
+        unchecked: u64,
+    },
+}
+
+impl CheckEvent {
+    /// The bytes this event holds in the queues (counted until the checker child has them).
+    pub fn bytes(&self) -> usize {
+        match self {
+            CheckEvent::Line(n) => n.line.bytes.len(),
+            CheckEvent::Wrapped { bytes, .. } => bytes.len(),
+            CheckEvent::Undelivered(_) | CheckEvent::EndStream(_) | CheckEvent::End { .. } => 0,
+        }
+    }
+}
 
 /// The child writes this line before it checks line N (`\x01N`), and `\x02` when the session's
 /// end is reported; no finding line starts with either byte.
@@ -254,7 +298,7 @@ fn relay(stdout: impl Read, findings: &Out, child: &Mutex<Option<Child>>, last_w
         format!("a panic: {l}")
     } else {
         match status {
-            Some(Ok(s)) => format!("exit status {}", super::exit_code(s)),
+            Some(Ok(s)) => format!("exit status {}", super::signals::exit_code(s)),
             _ => "an unknown status".to_string(),
         }
     };

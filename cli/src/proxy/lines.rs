@@ -4,13 +4,14 @@
 
 use std::io::{self, Read, Write};
 use std::process::ChildStdin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
-use super::{CHUNK, QUEUE_BYTES};
-use crate::vocab::Direction;
+use crate::vocab::{dir_name, Direction};
 use crate::input::MAX_LINE;
+
+/// What a forwarder reads at once.
+pub(crate) const CHUNK: usize = 64 << 10;
 
 /// One line of one direction, without its `\n`.
 #[derive(Debug)]
@@ -31,36 +32,10 @@ pub enum Event {
     Line(Line),
     /// Writing to the receiver failed: the lines of `dir` from `from_seq` on did not reach it.
     Undelivered { dir: Direction, from_seq: u64 },
-    End,
 }
 
 /// A forwarder's way into the recorder's queue: it never waits.
-#[derive(Clone)]
-pub struct Tap {
-    pub queue: SyncSender<Event>,
-    /// Bytes of lines in both queues.
-    pub queued_bytes: Arc<AtomicUsize>,
-    /// Lines that found no room (or no recorder): neither recorded nor checked.
-    pub lost: Arc<AtomicU64>,
-}
-
-impl Tap {
-    fn offer(&self, line: Line) {
-        let size = line.bytes.len();
-        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
-            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            self.lost.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-        match self.queue.try_send(Event::Line(line)) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-                self.lost.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    }
-}
+pub type Tap = super::queue::Queue<Event>;
 
 /// Copies `from` to `to` chunk by chunk, flushing each, and offers every line a chunk
 /// completes to `tap` just before the chunk goes out. Ends at the end of `from` (then `to` is dropped, which closes
@@ -82,17 +57,17 @@ pub fn forward(mut from: impl Read, mut to: impl Write, dir: Direction, tap: &Ta
         // the server answers is then always queued before the answer, so the checker sees the
         // session in causal order.
         let first = lines.seq;
-        lines.push(&buf[..n], |line| tap.offer(line));
+        lines.push(&buf[..n], |line| tap.offer(Event::Line(line)));
         let written = write_counted(&mut to, &buf[..n]);
         total += written as u64;
         if written < n {
             // Blocking is fine: this direction is over.
             let from_seq = first + memchr::memchr_iter(b'\n', &buf[..written]).count() as u64;
-            let _ = tap.queue.send(Event::Undelivered { dir, from_seq });
+            tap.send(Event::Undelivered { dir, from_seq });
             return total;
         }
     }
-    lines.finish(|line| tap.offer(line));
+    lines.finish(|line| tap.offer(Event::Line(line)));
     total
 }
 
@@ -218,3 +193,30 @@ impl Write for &ServerInput {
         Ok(())
     }
 }
+
+/// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
+/// they travelled (trailing whitespace and a byte order mark aside); anything else as it travelled, so that
+/// `mcp-schema check` reports it the way the proxy did. A line too long to keep is
+/// `{"dir":..,"msg":null,"skipped":LENGTH}`, which fails the check.
+pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
+    let dir = dir_name(line.dir);
+    if let Some(len) = line.too_long {
+        return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
+    }
+    // Only JSON's own whitespace: a trailing form feed (which `trim_ascii_end` would take) makes the line no JSON,
+    // and the recording must read as the receiver read it.
+    let end = line.bytes.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
+    let trimmed = &line.bytes[..end];
+    // With its mark, `check` would read the line with no direction (a wrapper, even).
+    let trimmed = trimmed.strip_prefix(BOM).unwrap_or(trimmed);
+    if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
+        write!(w, "{{\"dir\":\"{dir}\",\"msg\":")?;
+        w.write_all(trimmed)?;
+        w.write_all(b"}\n")
+    } else {
+        w.write_all(&line.bytes)?;
+        w.write_all(b"\n")
+    }
+}
+
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";

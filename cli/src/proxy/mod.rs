@@ -1,10 +1,11 @@
 //! `mcp-schema proxy`: runs a stdio MCP server as a child, passes every byte between the host
 //! (this process's stdin and stdout) and the server unchanged, and checks both directions as
-//! one session with the same [`Checker`] as `mcp-schema check`.
+//! one session with the same [`Checker`](crate::check::Checker) as `mcp-schema check`.
 //!
 //! A forwarder per direction reads a chunk, hands the lines it completes to a bounded queue
-//! without waiting, and writes the chunk on; a recorder numbers the lines of both directions in
-//! the order they were queued and writes `--record`; a checker child process checks them
+//! (queue.rs) without waiting, and writes the chunk on; the recorder every mode shares
+//! (recorder.rs) numbers the lines of both directions in the order they were queued and writes
+//! `--record`; a checker child process checks them
 //! (checking.rs), so a crash in checking never ends the proxy. A forwarder never waits on the
 //! others: a line that does not fit in a queue is counted and left unchecked (or unrecorded), and
 //! its bytes have already passed. The server's stderr passes through whole lines (output.rs), and
@@ -14,81 +15,37 @@ pub(crate) mod checking;
 pub mod http;
 mod lines;
 pub(crate) mod output;
+pub(crate) mod queue;
+pub(crate) mod recorder;
+mod setup;
 mod signals;
 
 use std::collections::VecDeque;
-use std::fs::File;
-use std::io::{self, Write};
-use std::process::{ChildStdin, ChildStdout, Command as Process, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::io;
+use std::process::{ChildStdin, ChildStdout, Command as Process, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-
-use crate::args::CheckArgs;
-use crate::check::Checker;
-use crate::vocab::{dir_name, Direction, Outcome};
-use crate::input::MAX_LINE;
+use crate::vocab::Direction;
+use lines::CHUNK;
 use output::Out;
+use queue::Queued;
+use recorder::{Lines, Recording};
+use signals::exit_code;
 
-pub use checking::CRASH_ENV;
-pub use lines::{forward, Event, Line, LineSplitter, ServerInput, Tap};
-
-/// Lines waiting in each queue (forwarders to recorder, recorder to checker).
-pub const QUEUE_LINES: usize = 4096;
-
-/// Bytes of lines waiting in both queues together; past it new lines are neither recorded nor
-/// checked. Room for two lines of the longest length kept, so memory stays bounded.
-pub const QUEUE_BYTES: usize = 2 * MAX_LINE + (64 << 20);
-
-/// What a forwarder reads at once.
-pub(crate) const CHUNK: usize = 64 << 10;
-
-/// How long the stop (signals.rs) gives the server: after the host's SIGINT or SIGHUP (passed on,
-/// with the server's stdin closed) before SIGTERM, and after SIGTERM before SIGKILL. One second
-/// each: hosts that follow the spec kill the proxy about two seconds after their SIGTERM (the
-/// Python SDK waits 2 s), and the server must be gone by then.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StopTimes {
-    pub term_after: Duration,
-    pub kill_after: Duration,
-}
-
-impl Default for StopTimes {
-    fn default() -> Self {
-        StopTimes { term_after: Duration::from_secs(1), kill_after: Duration::from_secs(1) }
-    }
-}
-
-/// `mcp-schema proxy` arguments: the checker's options, where findings and the recording go,
-/// and the server command.
-#[derive(Debug, Clone)]
-pub struct ProxyArgs {
-    pub check: CheckArgs,
-    /// `--record FILE`: the session as JSONL wrapper lines.
-    pub record: Option<String>,
-    /// `--findings FILE`: findings go there instead of stderr.
-    pub findings: Option<String>,
-    /// The server command and its arguments (after `--`).
-    pub command: Vec<String>,
-    /// The checking options as given (passed on to the checker child).
-    pub check_options: Vec<String>,
-    /// Internal: this process is the checker child (checking.rs), with its role.
-    pub checker_child: Option<String>,
-    /// `--to VERSION` (an index into `VERSIONS`): bridge to a server of this version (`crate::bridge`).
-    pub to: Option<usize>,
-    /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
-    pub http: Option<Box<http::Target>>,
-    /// `--term-after`, `--kill-after`: the stdio server's stop.
-    pub stop: StopTimes,
-}
+pub use checking::{check_one, CRASH_ENV};
+pub use lines::{forward, write_record_line, Event, Line, LineSplitter, ServerInput, Tap};
+pub use queue::{QUEUE_BYTES, QUEUE_LINES};
+pub use setup::ProxyArgs;
+pub use signals::StopTimes;
+pub(crate) use checking::{CheckEvent, Numbered};
+pub(crate) use setup::{fail, open_outputs};
 
 /// The threads that carry a stdio session's traffic, started on the server's pipes: the plain
 /// proxy's [`forward_both`], or the bridge's (`proxy --to`, started by `cmd::proxy`, so the
 /// proxy does not call up into the bridge that runs on its pieces).
-pub(crate) type StartTraffic<'a> = Box<dyn FnOnce(ChildStdin, ChildStdout, Option<io::BufWriter<File>>, SyncSender<CheckEvent>, Arc<Mutex<Option<String>>>) -> Traffic + 'a>;
+/// It starts checking and recording on `sinks` ([`recorder::start`]).
+pub(crate) type StartTraffic<'a> = Box<dyn FnOnce(ChildStdin, ChildStdout, recorder::Sinks) -> Traffic + 'a>;
 
 /// Runs the stdio proxy until the server exits, with `start` carrying the traffic; returns the
 /// server's exit status (128 + the signal if a signal ended it), 2 if the proxy could not start,
@@ -112,15 +69,12 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
         return fail("the server's stdin, stdout and stderr are not pipes");
     };
 
-    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
-    let record_error = Arc::new(Mutex::new(None));
     let server_log_read = output::LastRead::default();
     let server_log = {
         let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
         thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
     };
-    let traffic = start(server_in, server_out, record, to_checker, record_error.clone());
-    let checker = checking::start(a, findings.clone(), from_recorder, traffic.queued_bytes.clone());
+    let traffic = start(server_in, server_out, recorder::Sinks { args: a, findings: findings.clone(), record });
 
     let (status, stop) = signals::wait(&mut child, &caught, a.stop, &*traffic.close_server_input);
     server_log_read.touch();
@@ -144,10 +98,7 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     // reads it): the findings not written by then are lost, the exit is not.
     // The server's last stderr lines, unless something it left running keeps the pipe open.
     output::join_unless(server_log, || stderr.stalled() || server_log_read.quiet_for(output::STALL));
-    // Sent from a thread: the recorder may itself be waiting on a stalled checker.
-    thread::spawn(traffic.end);
-    output::join_unless_stalled(traffic.recorder, &[&findings]);
-    checker.finish(&findings);
+    let record_error = traffic.recording.finish(&findings);
     if let (Some(summary), true) = (traffic.summary, a.check.summary) {
         summary(&findings, a.check.json);
     }
@@ -159,69 +110,6 @@ pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     }
 }
 
-/// Stderr, the findings output and the recording, checked not to be the same file.
-pub(crate) fn open_outputs(a: &ProxyArgs) -> Result<(Out, Out, Option<io::BufWriter<File>>), i32> {
-    let stderr = Out::new("stderr", Box::new(io::stderr()));
-    // `--record X --findings ./X` (or a link): compared as files, not names, before either is
-    // created (creating the findings file would empty an existing recording) and after.
-    let clash = || match (&a.record, &a.findings) {
-        (Some(r), Some(f)) => same_file(std::fs::metadata(r).ok(), std::fs::metadata(f).ok()),
-        _ => false,
-    };
-    let same = "--record and --findings name the same file";
-    if clash() {
-        return Err(fail(same));
-    }
-    let findings = match &a.findings {
-        None => stderr.clone(),
-        Some(path) => match File::create(path) {
-            Ok(f) => Out::new(path, Box::new(f)),
-            Err(e) => return Err(fail(&format!("{path}: {e}"))),
-        },
-    };
-    if clash() {
-        return Err(fail(same));
-    }
-    let record = match &a.record {
-        None => None,
-        Some(path) => match File::create(path) {
-            Ok(f) => Some(io::BufWriter::with_capacity(1 << 16, f)),
-            Err(e) => return Err(fail(&format!("{path}: {e}"))),
-        },
-    };
-    if clash() {
-        return Err(fail(same));
-    }
-    Ok((stderr, findings, record))
-}
-
-#[cfg(unix)]
-fn same_file(a: Option<std::fs::Metadata>, b: Option<std::fs::Metadata>) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    matches!((a, b), (Some(a), Some(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
-}
-
-#[cfg(not(unix))]
-fn same_file(_: Option<std::fs::Metadata>, _: Option<std::fs::Metadata>) -> bool {
-    false
-}
-
-pub(crate) fn fail(message: &str) -> i32 {
-    eprintln!("mcp-schema proxy: {message}");
-    2
-}
-
-#[cfg(unix)]
-fn exit_code(s: ExitStatus) -> i32 {
-    use std::os::unix::process::ExitStatusExt;
-    s.code().or_else(|| s.signal().map(|sig| 128 + sig)).unwrap_or(1)
-}
-
-#[cfg(not(unix))]
-fn exit_code(s: ExitStatus) -> i32 {
-    s.code().unwrap_or(1)
-}
-
 /// Writes what the traffic has to add to `--summary` (the bridge's verdicts) to the findings
 /// output, as JSON if asked.
 pub(crate) type Summary = Box<dyn FnOnce(&Out, bool) + Send>;
@@ -230,11 +118,8 @@ pub(crate) type Summary = Box<dyn FnOnce(&Out, bool) + Send>;
 pub(crate) struct Traffic {
     /// Ends when the server's output has reached the host.
     pub server_side: thread::JoinHandle<()>,
-    /// Tells the recorder the traffic is over.
-    pub end: Box<dyn FnOnce() + Send>,
-    pub recorder: thread::JoinHandle<()>,
-    /// Bytes of lines in the queues to the recorder and the checker.
-    pub queued_bytes: Arc<AtomicUsize>,
+    /// The recorder and the checker child.
+    pub recording: recorder::Started,
     pub summary: Option<Summary>,
     /// Closes the server's stdin (the stop's first step) once what was written is out, unless a
     /// write to it is blocked (a server that does not read): then the signals that follow stop it.
@@ -245,12 +130,10 @@ pub(crate) struct Traffic {
 pub(crate) fn forward_both(
     server_in: ChildStdin,
     server_out: ChildStdout,
-    record: Option<io::BufWriter<File>>,
-    to_checker: SyncSender<CheckEvent>,
-    record_error: Arc<Mutex<Option<String>>>,
+    sinks: recorder::Sinks,
 ) -> Traffic {
-    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
-    let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
+    let (tap, from_forwarders) = queue::queue(QUEUE_LINES);
+    let recording = recorder::start(sinks, &tap, from_forwarders, Piped { recent: Default::default() });
     // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
     let host_tap = tap.clone();
     let server_in = ServerInput::new(server_in);
@@ -264,143 +147,59 @@ pub(crate) fn forward_both(
     let server_side = thread::spawn(move || {
         forward(server_out, io::stdout().lock(), Direction::ServerToClient, &server_tap);
     });
-    let recorder = {
-        let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error);
-        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
-    };
-    let queue = tap.queue.clone();
     let close_server_input = Box::new(move || server_in.close());
-    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), summary: None, close_server_input }
+    Traffic { server_side, recording, summary: None, close_server_input }
 }
 
-/// A line with its number in the session (its line in the recording) and the checker stream it
-/// belongs to (0 for stdio; `proxy --http` gives each `Mcp-Session-Id` its own).
-pub(crate) struct Numbered {
-    number: u64,
-    line: Line,
-    stream: u64,
+/// The plain stdio proxy's recorder: each line of either pipe recorded as it travelled and checked
+/// raw; the recent lines' numbers kept per direction, to name the lines a failed write did not deliver.
+struct Piped {
+    recent: [VecDeque<(u64, u64)>; 2],
 }
 
-pub(crate) enum CheckEvent {
-    Line(Numbered),
-    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`), on a checker
-    /// stream (0 for stdio; `proxy --http --to` gives each client session its own).
-    Wrapped { number: u64, stream: u64, bytes: Vec<u8> },
-    /// The numbers of lines that did not reach their receiver (recorded and checked already).
-    Undelivered(Vec<u64>),
-    /// A stream is over (`proxy --http`: its session was deleted): report its end now.
-    EndStream(u64),
-    /// The traffic is over: how many lines were lost before the recorder and before the checker.
-    End {
-        unrecorded: u64,
-        unchecked: u64,
-    },
-}
-
-/// The recent lines' numbers kept per direction, to name undelivered lines (a chunk holds at most
-/// this many lines of two bytes).
+/// The recent lines' numbers kept per direction (a chunk holds at most this many lines of two bytes).
 const RECENT: usize = CHUNK / 2 + 1;
 
-/// Numbers the lines in arrival order, writes them to the recording, and passes them on to the
-/// checker without waiting. The recording is flushed whenever the queue is empty. A write error
-/// of the recording stops it and is kept in `error`.
-fn record_lines(
-    from: Receiver<Event>,
-    mut record: Option<io::BufWriter<File>>,
-    to_checker: SyncSender<CheckEvent>,
-    lost: &AtomicU64,
-    queued_bytes: &AtomicUsize,
-    error: &Mutex<Option<String>>,
-) {
-    let mut number = 0u64;
-    let mut unchecked = 0u64;
-    let mut recent: [VecDeque<(u64, u64)>; 2] = Default::default();
-    let record_failed = |e: io::Error, record: &mut Option<io::BufWriter<File>>| {
-        *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
-        *record = None;
-    };
-    let mut next = from.recv().ok();
-    loop {
-        match next {
-            Some(Event::Line(line)) => {
-                number += 1;
-                let mine = &mut recent[line.dir as usize];
+impl Queued for Event {
+    fn bytes(&self) -> usize {
+        match self {
+            Event::Line(line) => line.bytes.len(),
+            Event::Undelivered { .. } => 0,
+        }
+    }
+}
+
+impl Lines for Piped {
+    type Item = Event;
+
+    fn take(&mut self, event: Event, rec: &mut Recording) {
+        match event {
+            Event::Line(line) => {
+                let number = rec.record_with(|w| write_record_line(w, &line));
+                let mine = &mut self.recent[line.dir as usize];
                 if mine.len() == RECENT {
                     mine.pop_front();
                 }
                 mine.push_back((line.seq, number));
-                if let Some(w) = &mut record {
-                    if let Err(e) = write_record_line(w, &line) {
-                        record_failed(e, &mut record);
-                    }
-                }
-                let size = line.bytes.len();
-                if to_checker.try_send(CheckEvent::Line(Numbered { number, line, stream: 0 })).is_err() {
-                    queued_bytes.fetch_sub(size, Ordering::Relaxed);
-                    unchecked += 1;
-                }
+                rec.check(CheckEvent::Line(Numbered { number, line, stream: 0 }));
             }
-            Some(Event::Undelivered { dir, from_seq }) => {
-                let numbers: Vec<u64> = recent[dir as usize].iter().filter(|(seq, _)| *seq >= from_seq).map(|(_, n)| *n).collect();
+            Event::Undelivered { dir, from_seq } => {
+                let numbers: Vec<u64> = self.recent[dir as usize].iter().filter(|(seq, _)| *seq >= from_seq).map(|(_, n)| *n).collect();
                 if !numbers.is_empty() {
-                    let _ = to_checker.send(CheckEvent::Undelivered(numbers));
+                    rec.tell(CheckEvent::Undelivered(numbers));
                 }
             }
-            Some(Event::End) | None => break,
         }
-        next = match from.try_recv() {
-            Ok(event) => Some(event),
-            Err(_) => {
-                if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
-                    record_failed(e, &mut record);
-                }
-                from.recv().ok()
-            }
-        };
     }
-    if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
-        record_failed(e, &mut record);
-    }
-    let _ = to_checker.send(CheckEvent::End { unrecorded: lost.load(Ordering::Relaxed), unchecked });
-}
-
-/// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
-/// they travelled (trailing whitespace and a byte order mark aside); anything else as it travelled, so that
-/// `mcp-schema check` reports it the way the proxy did. A line too long to keep is
-/// `{"dir":..,"msg":null,"skipped":LENGTH}`, which fails the check.
-pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
-    let dir = dir_name(line.dir);
-    if let Some(len) = line.too_long {
-        return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
-    }
-    // Only JSON's own whitespace: a trailing form feed (which `trim_ascii_end` would take) makes the line no JSON,
-    // and the recording must read as the receiver read it.
-    let end = line.bytes.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
-    let trimmed = &line.bytes[..end];
-    // With its mark, `check` would read the line with no direction (a wrapper, even).
-    let trimmed = trimmed.strip_prefix(BOM).unwrap_or(trimmed);
-    if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
-        write!(w, "{{\"dir\":\"{dir}\",\"msg\":")?;
-        w.write_all(trimmed)?;
-        w.write_all(b"}\n")
-    } else {
-        w.write_all(&line.bytes)?;
-        w.write_all(b"\n")
-    }
-}
-
-const BOM: &[u8] = b"\xef\xbb\xbf";
-
-/// Checks one line as a message of its direction (the pipe it came through): a JSON line as
-/// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
-/// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
-pub fn check_one(checker: &mut Checker, number: u64, line: &Line) -> Outcome {
-    checker.check_received(line.dir, &line.bytes, line.too_long, line.terminated, number)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::CheckArgs;
+    use crate::check::Checker;
+    use crate::input::MAX_LINE;
+    use std::sync::atomic::Ordering;
 
     fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
         let mut out = Vec::new();
@@ -436,9 +235,8 @@ mod tests {
         assert_eq!((outcome.line, outcome.diags[0].rule, outcome.failed()), (7, "line.too-long", true));
     }
 
-    fn tap(capacity: usize) -> (Tap, Receiver<Event>) {
-        let (queue, rx) = sync_channel(capacity);
-        (Tap { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) }, rx)
+    fn tap(capacity: usize) -> (Tap, std::sync::mpsc::Receiver<queue::Entry<Event>>) {
+        queue::queue(capacity)
     }
 
     #[test]

@@ -6,14 +6,15 @@
 //! [`StopTimes::kill_after`] after that SIGKILL. Without the last step a server that ignores both
 //! kept the proxy waiting until the host killed it, and then stayed behind with no parent.
 //!
-//! One thread owns the server's [`Child`]: it reaps it and signals it, so a signal never reaches a
+//! One thread owns the server's [`Child`](std::process::Child): it reaps it and signals it, so a signal never reaches a
 //! process that was reaped already (whose pid may be reused). SIGCHLD wakes it when the server exits.
 
+#[cfg(not(unix))]
 use std::io;
-use std::process::{Child, ExitStatus};
+#[cfg(not(unix))]
+use std::process::Child;
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
-
-use super::StopTimes;
 
 /// What the stop did: the signal that began it and what was sent when (after its start).
 #[cfg_attr(not(unix), allow(dead_code))]
@@ -37,7 +38,11 @@ mod unix {
     use signal_hook::iterator::Signals;
     use signal_hook::low_level::emulate_default_handler;
 
-    use super::*;
+    use std::io;
+    use std::process::{Child, ExitStatus};
+    use std::time::Instant;
+
+    use crate::proxy::signals::{Stop, StopTimes};
 
     pub const FORWARDED: [i32; 3] = [SIGTERM, SIGINT, SIGHUP];
 
@@ -189,4 +194,31 @@ pub fn describe(stop: &Stop, exit: Option<i32>, json: bool) -> String {
 
 fn round(secs: f64) -> f64 {
     (secs * 1000.0).round() / 1000.0
+}
+
+/// How long the stop (signals.rs) gives the server: after the host's SIGINT or SIGHUP (passed on,
+/// with the server's stdin closed) before SIGTERM, and after SIGTERM before SIGKILL. One second
+/// each: hosts that follow the spec kill the proxy about two seconds after their SIGTERM (the
+/// Python SDK waits 2 s), and the server must be gone by then.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StopTimes {
+    pub term_after: Duration,
+    pub kill_after: Duration,
+}
+
+impl Default for StopTimes {
+    fn default() -> Self {
+        StopTimes { term_after: Duration::from_secs(1), kill_after: Duration::from_secs(1) }
+    }
+}
+
+#[cfg(unix)]
+pub(crate) fn exit_code(s: ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    s.code().or_else(|| s.signal().map(|sig| 128 + sig)).unwrap_or(1)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn exit_code(s: ExitStatus) -> i32 {
+    s.code().unwrap_or(1)
 }

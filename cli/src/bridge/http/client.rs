@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 use super::session::{Origin, Piece, Session};
 use crate::bridge::head::Head;
 use super::{upstream, Ctx};
-use super::record::on_leg;
+use crate::bridge::record::on_leg;
 use crate::bridge::Leg;
 use crate::bridge::elide::WRAP_ROOM;
 use crate::proxy::http::limits::Held;
@@ -76,15 +76,15 @@ fn plain(ctx: &Ctx, x: u64, status: StatusCode, why: &str, extra: Option<(hyper:
     if let Some((name, value)) = extra {
         resp.headers_mut().insert(name, HeaderValue::from_static(value));
     }
-    ctx.rec.send(on_leg(response_line(x, status.as_u16(), resp.headers()), Leg::Client), None);
-    ctx.rec.send(on_leg(end_line(x, body.len() as u64, None), Leg::Client), None);
+    ctx.rec.offer(on_leg(response_line(x, status.as_u16(), resp.headers()), Leg::Client));
+    ctx.rec.offer(on_leg(end_line(x, body.len() as u64, None), Leg::Client));
     resp
 }
 
 pub async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infallible> {
     let x = ctx.x();
     let (parts, body) = req.into_parts();
-    ctx.rec.send(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client), None);
+    ctx.rec.offer(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client));
     let session_id = header(&parts.headers, "mcp-session-id");
     let known = session_id.as_ref().map(|id| ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned());
     if let Some(None) = known {
@@ -131,7 +131,7 @@ fn get(ctx: &Arc<Ctx>, x: u64, s: Arc<Mutex<Session>>) -> Answer {
         return plain(ctx, x, StatusCode::CONFLICT, "this session's GET stream is already open", None);
     };
     let headers = session.client_headers(false);
-    ctx.rec.send(on_leg(response_line(x, 200, &headers), Leg::Client), None);
+    ctx.rec.offer(on_leg(response_line(x, 200, &headers), Leg::Client));
     drop(session);
     let (ctx2, s2) = (ctx.clone(), s.clone());
     let on_drop: Box<dyn FnOnce() + Send + Sync> = Box::new(move || lock(&s2).get_ended(&ctx2, x));
@@ -152,7 +152,7 @@ fn per_request(msg: &Head) -> bool {
 /// A request the proxy's guard refused (`Host`, `Origin`): recorded with its answer and why.
 pub fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why: &str) -> Answer {
     let x = ctx.x();
-    ctx.rec.send(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client), None);
+    ctx.rec.offer(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client));
     plain(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN), why, None)
 }
 

@@ -10,15 +10,12 @@
 //! number; `leg` on a message line says which side it travelled, so `x` never needs it.
 
 mod client;
-mod record;
 mod session;
 mod upstream;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -27,10 +24,13 @@ use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 
+use super::record::{Bridged, Item};
 use super::Counts;
 use crate::proxy::http::limits::BodyBudget;
 use crate::proxy::http::Target;
-use crate::proxy::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
+use crate::proxy::queue::Queue;
+use crate::proxy::recorder;
+use crate::proxy::{fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
 
 pub use session::{GET_BACKLOG, POST_QUEUE};
 
@@ -43,7 +43,7 @@ pub(crate) struct Ctx {
     pub url: hyper::Uri,
     pub authority: String,
     pub client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
-    pub rec: record::Recorder,
+    pub rec: Queue<Item>,
     pub next_x: AtomicU64,
     pub next_stream: AtomicU64,
     /// Client sessions by the `Mcp-Session-Id` the bridge gave them (clients before 2026-07-28).
@@ -83,15 +83,8 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.shown_url()));
     crate::proxy::http::warn_beyond_loopback(&stderr, &serving);
 
-    let (queue, from_handlers) = sync_channel(QUEUE_LINES);
-    let rec = record::Recorder { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
-    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
-    let record_error = Arc::new(Mutex::new(None));
-    let recorder = {
-        let (rec, error) = (rec.clone(), record_error.clone());
-        thread::spawn(move || record::record_lines(from_handlers, record, to_checker, &rec, &error))
-    };
-    let checker = checking::start(a, findings.clone(), from_recorder, rec.queued_bytes.clone());
+    let (rec, from_handlers) = crate::proxy::queue::queue(QUEUE_LINES);
+    let recording = recorder::start(recorder::Sinks { args: a, findings: findings.clone(), record }, &rec, from_handlers, Bridged { ended: None });
 
     let ctx = Arc::new(Ctx {
         to,
@@ -116,10 +109,7 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     for s in open {
         totals.merge(&s.lock().unwrap_or_else(PoisonError::into_inner).bridge.counts);
     }
-    let queue = rec.queue.clone();
-    thread::spawn(move || queue.send(record::Item::Stop));
-    output::join_unless_stalled(recorder, &[&findings]);
-    checker.finish(&findings);
+    let record_error = recording.finish(&findings);
     crate::proxy::http::report_refusals(&stderr, &serving, &ctx.budget);
     let dropped = ctx.dropped.load(Ordering::Relaxed);
     if dropped > 0 {

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use super::Ctx;
-use super::record::on_leg;
+use crate::bridge::record::{on_leg, Item};
 use crate::bridge::head::Head;
 use crate::bridge::{Bridge, Leg, Output, Record, Reply};
 use crate::vocab::Direction;
@@ -130,7 +130,7 @@ impl Session {
     /// buffer when nothing else holds it by then).
     fn record(&self, ctx: &Ctx, r: Record, http: Option<&Value>) {
         let checked = serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_ok();
-        ctx.rec.send_record(r, http.cloned(), checked.then_some(self.stream));
+        ctx.rec.offer(Item::Record { record: Box::new(r), http: http.cloned(), stream: checked.then_some(self.stream) });
     }
 
     /// A client POST with these request ids: its answer waits on the returned queue. A batch is
@@ -213,12 +213,12 @@ impl Session {
                         let method = head.method.as_deref();
                         let headers = self.upstream_headers(ctx, Some(&head));
                         let path = ctx.url.path().to_string();
-                        ctx.rec.send(on_leg(request_line(x, "POST", &path, ctx.url.query(), &headers), Leg::Server), None);
+                        ctx.rec.offer(on_leg(request_line(x, "POST", &path, ctx.url.query(), &headers), Leg::Server));
                         self.record(ctx, r, Some(&http_line(x, "request", None)));
                         let id = head.id().filter(|_| method.is_some());
                         let send = Send { x, body, headers, id: id.clone(), context, initialize: method == Some("initialize") };
                         if self.outbox.as_ref().is_none_or(|o| o.try_send(send).is_err()) {
-                            ctx.rec.send(on_leg(end_line(x, 0, Some("not sent: the session has ended, or too many messages wait for the upstream")), Leg::Server), None);
+                            ctx.rec.offer(on_leg(end_line(x, 0, Some("not sent: the session has ended, or too many messages wait for the upstream")), Leg::Server));
                             if let Some(id) = id {
                                 let out = self.bridge.upstream_failed(&id, "too many messages wait for the upstream");
                                 self.deliver(ctx, out, Origin::Bridge, context);
@@ -300,13 +300,13 @@ impl Session {
         let (left, bytes) = (p.left, p.bytes);
         let sent = p.tx.try_send(piece).is_ok();
         if first {
-            ctx.rec.send(on_leg(response_line(x, 200, &self.client_headers(json)), Leg::Client), None);
+            ctx.rec.offer(on_leg(response_line(x, 200, &self.client_headers(json)), Leg::Client));
         }
         self.record(ctx, r, Some(&http));
         if left == 0 {
             self.posts.remove(&x);
             let why = (!sent).then_some("the client went away, or its stream was full");
-            ctx.rec.send(on_leg(end_line(x, bytes, why), Leg::Client), None);
+            ctx.rec.offer(on_leg(end_line(x, bytes, why), Leg::Client));
         }
     }
 
@@ -332,7 +332,7 @@ impl Session {
             // Gone: later lines wait for the next GET.
             let (x, bytes) = (g.x, g.bytes);
             self.get = None;
-            ctx.rec.send(on_leg(end_line(x, bytes, Some("the client went away")), Leg::Client), None);
+            ctx.rec.offer(on_leg(end_line(x, bytes, Some("the client went away")), Leg::Client));
         }
         if self.backlog.len() < GET_BACKLOG {
             self.backlog.push_back((line, r));
@@ -345,7 +345,7 @@ impl Session {
     /// The GET stream ended (the client went away): its end line.
     pub fn get_ended(&mut self, ctx: &Ctx, x: u64) {
         if let Some(g) = self.get.take_if(|g| g.x == x) {
-            ctx.rec.send(on_leg(end_line(g.x, g.bytes, Some("the client went away")), Leg::Client), None);
+            ctx.rec.offer(on_leg(end_line(g.x, g.bytes, Some("the client went away")), Leg::Client));
         }
     }
 }

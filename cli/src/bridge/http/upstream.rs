@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::session::{Origin, Send, Session};
 use super::Ctx;
-use super::record::on_leg;
+use crate::bridge::record::on_leg;
 use crate::bridge::elide::WRAP_ROOM;
 use crate::bridge::Leg;
 use crate::proxy::http::record::{end_line, event_line, header, request_line, response_line};
@@ -60,7 +60,7 @@ async fn send_one(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, send: Send) {
         Err(e) => failed(&ctx, &s, x, id.as_ref(), &format!("the upstream could not be reached: {}", why(&e))),
         Ok(resp) => {
             let status = resp.status();
-            ctx.rec.send(on_leg(response_line(x, status.as_u16(), resp.headers()), Leg::Server), None);
+            ctx.rec.offer(on_leg(response_line(x, status.as_u16(), resp.headers()), Leg::Server));
             let start_get = {
                 let mut session = lock(&s);
                 if let (None, Some(up)) = (&session.upstream_session, header(resp.headers(), "mcp-session-id")) {
@@ -93,8 +93,8 @@ fn why(e: &dyn std::error::Error) -> String {
 /// The exchange failed before a JSON-RPC answer: the response the bridge stands in for, its end,
 /// and the client's request failed with the reason.
 fn failed(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>, x: u64, id: Option<&Value>, why: &str) {
-    ctx.rec.send(on_leg(response_line(x, 502, &HeaderMap::new()), Leg::Server), None);
-    ctx.rec.send(on_leg(end_line(x, 0, Some(why)), Leg::Server), None);
+    ctx.rec.offer(on_leg(response_line(x, 502, &HeaderMap::new()), Leg::Server));
+    ctx.rec.offer(on_leg(end_line(x, 0, Some(why)), Leg::Server));
     fail_request(ctx, s, id, why);
 }
 
@@ -144,11 +144,11 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
                 if !e.data.is_empty() && e.cut.is_none() && e.event.as_deref().is_none_or(|t| t == "message") && serde_json::from_str::<serde::de::IgnoredAny>(&e.data).is_ok() {
                     from_server(&ctx, &s, Bytes::from(e.data), Origin::Upstream(x, Some((index, id))), context);
                 } else {
-                    ctx.rec.send(on_leg(event_line(x, index, id, e.event.as_deref(), &e.data, e.retry), Leg::Server), None);
+                    ctx.rec.offer(on_leg(event_line(x, index, id, e.event.as_deref(), &e.data, e.retry), Leg::Server));
                 }
             }
         }
-        ctx.rec.send(on_leg(end_line(x, bytes, error.as_deref()), Leg::Server), None);
+        ctx.rec.offer(on_leg(end_line(x, bytes, error.as_deref()), Leg::Server));
         if let Some(why) = error {
             fail_request(&ctx, &s, id.as_ref(), &why);
         }
@@ -195,7 +195,7 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
             answered = messages.iter().any(|m| m.get("method").is_none() && m.get("id") == id.as_ref());
         }
     }
-    ctx.rec.send(on_leg(end_line(x, bytes, error.as_deref()), Leg::Server), None);
+    ctx.rec.offer(on_leg(end_line(x, bytes, error.as_deref()), Leg::Server));
     if !answered && id.is_some() {
         let why = error.unwrap_or_else(|| format!("the upstream answered HTTP {status} without a JSON-RPC answer"));
         fail_request(&ctx, &s, id.as_ref(), &why);
@@ -216,19 +216,19 @@ async fn get_stream(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>) {
 /// Sends a request without a body upstream as exchange `x`, recording its head and the answer's
 /// (or, when the upstream cannot be reached, a 502 and the exchange's end).
 async fn bodyless(ctx: &Ctx, x: u64, method: Method, headers: HeaderMap) -> Option<hyper::Response<hyper::body::Incoming>> {
-    ctx.rec.send(on_leg(request_line(x, method.as_str(), ctx.url.path(), ctx.url.query(), &headers), Leg::Server), None);
+    ctx.rec.offer(on_leg(request_line(x, method.as_str(), ctx.url.path(), ctx.url.query(), &headers), Leg::Server));
     let mut req = Request::new(Full::new(Bytes::new()));
     *req.method_mut() = method;
     *req.uri_mut() = ctx.url.clone();
     *req.headers_mut() = headers;
     match ctx.client.request(req).await {
         Err(e) => {
-            ctx.rec.send(on_leg(response_line(x, 502, &HeaderMap::new()), Leg::Server), None);
-            ctx.rec.send(on_leg(end_line(x, 0, Some(&format!("the upstream could not be reached: {}", why(&e)))), Leg::Server), None);
+            ctx.rec.offer(on_leg(response_line(x, 502, &HeaderMap::new()), Leg::Server));
+            ctx.rec.offer(on_leg(end_line(x, 0, Some(&format!("the upstream could not be reached: {}", why(&e)))), Leg::Server));
             None
         }
         Ok(resp) => {
-            ctx.rec.send(on_leg(response_line(x, resp.status().as_u16(), resp.headers()), Leg::Server), None);
+            ctx.rec.offer(on_leg(response_line(x, resp.status().as_u16(), resp.headers()), Leg::Server));
             Some(resp)
         }
     }
@@ -243,6 +243,6 @@ pub async fn delete(ctx: Arc<Ctx>, upstream_session: String, mut headers: Header
     }
     if let Some(resp) = bodyless(&ctx, x, Method::DELETE, headers).await {
         let bytes = resp.into_body().collect().await.map_or(0, |b| b.to_bytes().len() as u64);
-        ctx.rec.send(on_leg(end_line(x, bytes, None), Leg::Server), None);
+        ctx.rec.offer(on_leg(end_line(x, bytes, None), Leg::Server));
     }
 }

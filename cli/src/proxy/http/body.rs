@@ -19,7 +19,7 @@ use super::limits::{BodyBudget, Held};
 use super::record::{end_line, event_line, message_line, skipped_line, Place, Rec, Recorder, Route};
 use super::upstream::Upstream;
 use crate::vocab::Direction;
-use crate::proxy::Line;
+use crate::proxy::lines::Line;
 use crate::sse::{SseEvent, SseParser};
 use crate::input::MAX_LINE;
 
@@ -122,7 +122,7 @@ impl BodyTap {
         let check = rec.is_empty().then(|| Line { dir: self.dir, bytes: msg.to_vec(), too_long: None, terminated: true, seq: 0 });
         // An event's data that is not JSON is an event line, not a message.
         let route = if is_json || rec.is_empty() { Route::Message } else { Route::None };
-        self.rec.send(Rec { x: self.x, line: rec, route, check });
+        self.rec.offer(Rec { x: self.x, line: rec, route, check });
     }
 
     fn event(&self, index: u64, e: SseEvent) {
@@ -130,14 +130,14 @@ impl BodyTap {
         let carries_message = !e.data.is_empty() && e.event.as_deref().is_none_or(|t| t == "message");
         if let Some(len) = e.cut.filter(|_| e.event.as_deref().is_none_or(|t| t == "message")) {
             let place = Place { x: self.x, dir: self.dir, event: Some((index, id)) };
-            return self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
+            return self.rec.offer(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
         }
         if carries_message {
             let place = Place { x: self.x, dir: self.dir, event: Some((index, id)) };
             return self.message(&place, e.data.as_bytes());
         }
         let line = event_line(self.x, index, id, e.event.as_deref(), &e.data, e.retry);
-        self.rec.send(Rec { x: self.x, line, route: Route::None, check: None });
+        self.rec.offer(Rec { x: self.x, line, route: Route::None, check: None });
     }
 
     /// A body that is all there (the guard layer's own answer, the request it refused).
@@ -152,7 +152,7 @@ impl BodyTap {
             Kind::Json { buf, len, over_budget, .. } if error.is_none() && len > 0 => {
                 let place = Place { x: self.x, dir: self.dir, event: None };
                 if len > MAX_LINE || over_budget {
-                    self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
+                    self.rec.offer(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
                 } else if !buf.trim_ascii().is_empty() {
                     self.message(&place, &buf);
                 }
@@ -164,7 +164,7 @@ impl BodyTap {
             _ => {}
         }
         if self.end_line {
-            self.rec.send(Rec { x: self.x, line: end_line(self.x, self.bytes, error), route: Route::End, check: None });
+            self.rec.offer(Rec { x: self.x, line: end_line(self.x, self.bytes, error), route: Route::End, check: None });
         }
     }
 }
@@ -172,15 +172,14 @@ impl BodyTap {
 /// The recording's lines a body's tap writes of `chunks` (as they arrived), with `budget` bytes to
 /// hold: the proxy's splitting of a body without the network, for tests and the fuzz target.
 pub fn tap_lines(response: bool, content_type: Option<&str>, chunks: &[&[u8]], budget: usize) -> Vec<String> {
-    let (queue, lines) = std::sync::mpsc::sync_channel(4096);
-    let rec = Recorder { queue, queued_bytes: Default::default(), lost: Default::default() };
+    let (rec, lines) = crate::proxy::queue::queue(4096);
     let budget = BodyBudget::new(budget);
     let mut tap = if response { BodyTap::response(rec, budget, 0, content_type) } else { BodyTap::request(rec, budget, 0, true) };
     for c in chunks {
         tap.feed(c);
     }
     tap.finish(None);
-    lines.try_iter().filter_map(|e| if let super::record::Event::Rec(r) = e { Some(r.line) } else { None }).filter(|l| !l.is_empty()).collect()
+    lines.try_iter().filter_map(|e| if let crate::proxy::queue::Entry::Item(r) = e { Some(r.line) } else { None }).filter(|l| !l.is_empty()).collect()
 }
 
 /// The `endpoint` rewrite's state: the stream's start held until its first event is complete.

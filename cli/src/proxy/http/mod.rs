@@ -17,10 +17,8 @@ pub mod record;
 pub(crate) mod server;
 pub mod upstream;
 
-use std::sync::atomic::{AtomicU64, AtomicUsize};
-use std::sync::mpsc::sync_channel;
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use body::{EVENT_MAX, FIRST_EVENT_MAX};
@@ -29,34 +27,9 @@ pub use body::tap_lines;
 pub use limits::ServeOptions;
 pub use upstream::{redact_query, Upstream};
 
-use super::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
-
-/// `--listen ADDR --upstream URL`.
-#[derive(Debug, Clone)]
-pub struct Target {
-    pub listen: String,
-    pub upstream: Upstream,
-    pub upstream_url: String,
-    pub serve: ServeOptions,
-    /// `--enforce`: the guard layer answers a request that breaks a MUST (checked.rs).
-    pub enforce: bool,
-    /// `--metrics ADDR`: where `GET /metrics` is served.
-    pub metrics: Option<String>,
-}
-
-impl Target {
-    pub fn new(listen: String, upstream_url: &str, serve: ServeOptions) -> Result<Target, String> {
-        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string(), serve, enforce: false, metrics: None })
-    }
-
-    /// The upstream URL as said on stderr: its query's secret-looking values hidden.
-    pub fn shown_url(&self) -> String {
-        match self.upstream_url.split_once('?') {
-            Some((base, q)) => format!("{base}?{}", redact_query(q)),
-            None => self.upstream_url.clone(),
-        }
-    }
-}
+pub use super::setup::Target;
+use super::setup::{fail, open_outputs, ProxyArgs};
+use super::{output, recorder, QUEUE_LINES};
 
 /// Runs until a signal ends the proxy; returns 0, or 2 if it could not listen or could not write
 /// the findings or the recording (said on stderr).
@@ -86,15 +59,8 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     output::note(&stderr, announced);
     warn_beyond_loopback(&stderr, &serving);
 
-    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
-    let rec = record::Recorder { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
-    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
-    let record_error = Arc::new(Mutex::new(None));
-    let recorder = {
-        let (rec, error) = (rec.clone(), record_error.clone());
-        thread::spawn(move || record::record_lines(from_forwarders, record, to_checker, &rec, &error))
-    };
-    let checker = checking::start(a, findings.clone(), from_recorder, rec.queued_bytes.clone());
+    let (rec, from_forwarders) = super::queue::queue(QUEUE_LINES);
+    let recording = recorder::start(recorder::Sinks { args: a, findings: findings.clone(), record }, &rec, from_forwarders, record::Routed::default());
 
     let budget = limits::BodyBudget::new(t.serve.body_budget);
     let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0), budget: budget.clone() });
@@ -108,10 +74,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     body::STOPPING.store(true, std::sync::atomic::Ordering::Relaxed);
     runtime.shutdown_timeout(Duration::from_millis(200));
 
-    let queue = rec.queue.clone();
-    thread::spawn(move || queue.send(record::Event::Stop));
-    output::join_unless_stalled(recorder, &[&findings]);
-    checker.finish(&findings);
+    let record_error = recording.finish(&findings);
     report_refusals(&stderr, &serving, &budget);
     let failed = output::report_write_errors(&stderr, &findings, &record_error);
     if failed {

@@ -8,17 +8,16 @@
 //! wait for the response head.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::Ordering;
 
 use hyper::header::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use crate::vocab::{dir_name, Direction};
-use crate::proxy::{CheckEvent, Line, Numbered, QUEUE_BYTES};
+use crate::proxy::checking::{CheckEvent, Numbered};
+use crate::proxy::queue::{Queue, Queued};
+use crate::proxy::recorder::{Lines, Recording};
+use crate::proxy::lines::Line;
 
 /// The longest header value, and event data, written to the recording (cut beyond).
 pub const VALUE_MAX: usize = 1024;
@@ -62,33 +61,14 @@ pub struct Rec {
     pub check: Option<Line>,
 }
 
-pub enum Event {
-    Rec(Rec),
-    Stop,
-}
-
 /// The forwarding tasks' way into the recorder: it never waits. A line that does not fit is
 /// counted (neither recorded nor checked).
-#[derive(Clone)]
-pub struct Recorder {
-    pub queue: SyncSender<Event>,
-    pub queued_bytes: Arc<AtomicUsize>,
-    pub lost: Arc<AtomicU64>,
-}
+pub type Recorder = Queue<Rec>;
 
-impl Recorder {
-    pub fn send(&self, rec: Rec) {
-        // The recording's copy, and the checker's: the line itself, or the raw body that is not recorded.
-        let size = 2 * rec.line.len() + rec.check.as_ref().map_or(0, |l| l.bytes.len());
-        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
-            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            self.lost.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-        if let Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) = self.queue.try_send(Event::Rec(rec)) {
-            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            self.lost.fetch_add(1, Ordering::Relaxed);
-        }
+impl Queued for Rec {
+    /// The recording's copy, and the checker's: the line itself, or the raw body that is not recorded.
+    fn bytes(&self) -> usize {
+        2 * self.line.len() + self.check.as_ref().map_or(0, |l| l.bytes.len())
     }
 }
 
@@ -237,83 +217,117 @@ enum ForChecker {
 }
 
 impl ForChecker {
-    fn event(self, stream: u64) -> CheckEvent {
-        match self {
+    fn on(self, stream: u64, rec: &mut Recording) {
+        rec.check(match self {
             ForChecker::Recorded { number, bytes } => CheckEvent::Wrapped { number, stream, bytes },
             ForChecker::Raw(mut n) => {
                 n.stream = stream;
                 CheckEvent::Line(n)
             }
+        });
+    }
+}
+
+/// `proxy --http`'s recorder (see the module's comment): the exchanges open and the checker stream
+/// of each session the upstream issued.
+#[derive(Default)]
+pub(crate) struct Routed {
+    exchanges: HashMap<u64, Exchange>,
+    sessions: HashMap<String, u64>,
+    next_stream: u64,
+}
+
+impl Lines for Routed {
+    type Item = Rec;
+
+    fn take(&mut self, r: Rec, rec: &mut Recording) {
+        if !r.line.is_empty() {
+            rec.record(r.line.as_bytes());
+        }
+        rec.queued_bytes().fetch_sub(r.line.len(), Ordering::Relaxed);
+        if self.exchanges.len() >= EXCHANGES_MAX && !self.exchanges.contains_key(&r.x) {
+            let oldest = self.exchanges.keys().min().copied().unwrap_or(r.x);
+            for f in self.exchanges.remove(&oldest).map(|e| e.held).unwrap_or_default() {
+                f.on(0, rec);
+            }
+        }
+        let (is_message, ended) = (r.route == Route::Message, r.route == Route::End);
+        let (release, ends_stream) = self.route(r.x, r.route);
+        let stream = self.exchanges.get(&r.x).and_then(|e| e.stream);
+        if stream == Some(0) && is_message {
+            // A message without a session (a 2024-11-05 answer on the GET stream): the held
+            // requests without one go first, so that each answer follows its request.
+            let mut pending: Vec<(&u64, &mut Exchange)> = self.exchanges.iter_mut().filter(|(_, e)| e.stream.is_none() && !e.held.is_empty()).collect();
+            pending.sort_by_key(|(x, _)| **x);
+            for (_, other) in pending {
+                other.stream = Some(0);
+                for held in std::mem::take(&mut other.held) {
+                    held.on(0, rec);
+                }
+            }
+        }
+        let Some(ex) = self.exchanges.get_mut(&r.x) else { unreachable!("inserted by route") };
+        // What was held goes first, so the checker reads the exchange's lines in their order.
+        if release {
+            let stream = *ex.stream.get_or_insert(0);
+            for f in std::mem::take(&mut ex.held) {
+                f.on(stream, rec);
+            }
+        }
+        let this = match r.check {
+            Some(line) => Some(ForChecker::Raw(Numbered { number: rec.number(), line, stream: 0 })),
+            None if !r.line.is_empty() => Some(ForChecker::Recorded { number: rec.number(), bytes: r.line.into_bytes() }),
+            None => None,
+        };
+        if let Some(f) = this {
+            match ex.stream {
+                Some(stream) => f.on(stream, rec),
+                None if ex.held.len() >= HELD_MAX => f.on(0, rec),
+                None => ex.held.push(f),
+            }
+        }
+        if let Some(stream) = ends_stream {
+            rec.tell_if_room(CheckEvent::EndStream(stream));
+        }
+        if ended {
+            self.exchanges.remove(&r.x);
+        }
+    }
+
+    /// The exchanges still open: what they hold goes to their streams, oldest first.
+    fn finish(&mut self, rec: &mut Recording) {
+        let mut left: Vec<(u64, Exchange)> = self.exchanges.drain().collect();
+        left.sort_by_key(|(x, _)| *x);
+        for (_, ex) in left {
+            for f in ex.held {
+                f.on(ex.stream.unwrap_or(0), rec);
+            }
         }
     }
 }
 
-/// The recorder thread; see the module's comment. A write error of the recording stops it and is
-/// kept in `error`; the recording is flushed whenever the queue is empty.
-pub(crate) fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, rec: &Recorder, error: &Mutex<Option<String>>) {
-    let mut number = 0u64;
-    let mut unchecked = 0u64;
-    let mut exchanges: HashMap<u64, Exchange> = HashMap::new();
-    let mut sessions: HashMap<String, u64> = HashMap::new();
-    let mut next_stream = 0u64;
-    let send = |f: ForChecker, stream: u64, unchecked: &mut u64| {
-        let size = match &f {
-            ForChecker::Recorded { bytes, .. } => bytes.len(),
-            ForChecker::Raw(n) => n.line.bytes.len(),
-        };
-        if to_checker.try_send(f.event(stream)).is_err() {
-            rec.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            *unchecked += 1;
-        }
-    };
-    let mut next = from.recv().ok();
-    while let Some(Event::Rec(r)) = next {
-        if !r.line.is_empty() {
-            number += 1;
-        }
-        if let (Some(w), false) = (&mut record, r.line.is_empty()) {
-            if let Err(e) = w.write_all(r.line.as_bytes()).and_then(|()| w.write_all(b"\n")) {
-                *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
-                record = None;
-            }
-        }
-        rec.queued_bytes.fetch_sub(r.line.len(), Ordering::Relaxed);
-        if exchanges.len() >= EXCHANGES_MAX && !exchanges.contains_key(&r.x) {
-            let oldest = exchanges.keys().min().copied().unwrap_or(r.x);
-            for f in exchanges.remove(&oldest).map(|e| e.held).unwrap_or_default() {
-                send(f, 0, &mut unchecked);
-            }
-        }
-        let ex = exchanges.entry(r.x).or_insert(Exchange { stream: None, held: Vec::new(), session: None });
-        let mut stream_of = |s: Option<String>| -> u64 {
-            let Some(s) = s else { return 0 };
-            match sessions.get(&s) {
-                Some(&n) => n,
-                None if sessions.len() < SESSIONS_MAX => {
-                    next_stream += 1;
-                    *sessions.entry(s).or_insert(next_stream)
-                }
-                None => 0,
-            }
-        };
-        let mut release = false;
-        let ended = r.route == Route::End;
-        let is_message = r.route == Route::Message;
-        let mut ends_stream = None;
-        match r.route {
+impl Routed {
+    /// Follows exchange `x`'s route to its session's stream (the exchange made if new): whether what
+    /// it held goes now, and the stream that ends (a deleted session's).
+    fn route(&mut self, x: u64, route: Route) -> (bool, Option<u64>) {
+        let ex = self.exchanges.entry(x).or_insert(Exchange { stream: None, held: Vec::new(), session: None });
+        let sessions = &mut self.sessions;
+        match route {
             // Only an id the upstream issued (seen on a response) has a stream of its own: one a
             // client made up waits for the answer, and goes to the shared stream unless the
             // upstream takes it up (else invented ids would use up the streams for good).
             Route::Request(Some(s)) => {
                 ex.stream = sessions.get(&s).copied();
                 ex.session = Some(s);
+                (false, None)
             }
             Route::Response { session, ends } => {
+                let mut release = false;
                 if ex.stream.is_none() {
                     ex.stream = Some(match (&ex.session, session) {
-                        (Some(asked), Some(issued)) if *asked == issued => stream_of(Some(issued)),
+                        (Some(asked), Some(issued)) if *asked == issued => stream_of(sessions, &mut self.next_stream, Some(issued)),
                         (Some(asked), _) => sessions.get(asked).copied().unwrap_or(0),
-                        (None, issued) => stream_of(issued),
+                        (None, issued) => stream_of(sessions, &mut self.next_stream, issued),
                     });
                     release = true;
                 }
@@ -322,74 +336,28 @@ pub(crate) fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWrit
                 if let (true, Some(sid), Some(stream)) = (ends, &ex.session, ex.stream.filter(|&n| n != 0)) {
                     if sessions.get(sid) == Some(&stream) {
                         sessions.remove(sid);
-                        ends_stream = Some(stream);
+                        return (release, Some(stream));
                     }
                 }
+                (release, None)
             }
-            Route::End => release = true,
-            _ => {}
-        }
-        let stream = ex.stream;
-        if stream == Some(0) && is_message {
-            // A message without a session (a 2024-11-05 answer on the GET stream): the held
-            // requests without one go first, so that each answer follows its request.
-            let mut pending: Vec<(&u64, &mut Exchange)> = exchanges.iter_mut().filter(|(_, e)| e.stream.is_none() && !e.held.is_empty()).collect();
-            pending.sort_by_key(|(x, _)| **x);
-            for (_, other) in pending {
-                other.stream = Some(0);
-                for held in std::mem::take(&mut other.held) {
-                    send(held, 0, &mut unchecked);
-                }
-            }
-        }
-        let Some(ex) = exchanges.get_mut(&r.x) else { unreachable!("inserted above") };
-        // What was held goes first, so the checker reads the exchange's lines in their order.
-        if release {
-            let stream = *ex.stream.get_or_insert(0);
-            for f in std::mem::take(&mut ex.held) {
-                send(f, stream, &mut unchecked);
-            }
-        }
-        let this = match r.check {
-            Some(line) => Some(ForChecker::Raw(Numbered { number, line, stream: 0 })),
-            None if !r.line.is_empty() => Some(ForChecker::Recorded { number, bytes: r.line.into_bytes() }),
-            None => None,
-        };
-        if let Some(f) = this {
-            match ex.stream {
-                Some(stream) => send(f, stream, &mut unchecked),
-                None if ex.held.len() >= HELD_MAX => send(f, 0, &mut unchecked),
-                None => ex.held.push(f),
-            }
-        }
-        if let Some(stream) = ends_stream {
-            let _ = to_checker.try_send(CheckEvent::EndStream(stream));
-        }
-        if ended {
-            exchanges.remove(&r.x);
-        }
-        next = match from.try_recv() {
-            Ok(event) => Some(event),
-            Err(_) => {
-                if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
-                    *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
-                    record = None;
-                }
-                from.recv().ok()
-            }
-        };
-    }
-    let mut left: Vec<(u64, Exchange)> = exchanges.into_iter().collect();
-    left.sort_by_key(|(x, _)| *x);
-    for (_, ex) in left {
-        for f in ex.held {
-            send(f, ex.stream.unwrap_or(0), &mut unchecked);
+            Route::End => (true, None),
+            Route::None | Route::Message | Route::Request(None) => (false, None),
         }
     }
-    if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
-        *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
+}
+
+/// The checker stream of a session the upstream issued: its own while there is room, else the shared one (0).
+fn stream_of(sessions: &mut HashMap<String, u64>, next_stream: &mut u64, session: Option<String>) -> u64 {
+    let Some(s) = session else { return 0 };
+    match sessions.get(&s) {
+        Some(&n) => n,
+        None if sessions.len() < SESSIONS_MAX => {
+            *next_stream += 1;
+            *sessions.entry(s).or_insert(*next_stream)
+        }
+        None => 0,
     }
-    let _ = to_checker.send(CheckEvent::End { unrecorded: rec.lost.load(Ordering::Relaxed), unchecked });
 }
 
 #[cfg(test)]
@@ -434,20 +402,19 @@ mod tests {
     }
 
     /// A line of exchange `x`: a message line when `message` names one, else an HTTP line.
-    fn rec(x: u64, route: Route, message: Option<&str>) -> Event {
+    fn rec(x: u64, route: Route, message: Option<&str>) -> Rec {
         let line = match message {
             Some(m) => format!("{{\"dir\":\"c2s\",\"msg\":\"{m}\"}}"),
             None => format!("{{\"http\":{{\"x\":{x}}}}}"),
         };
-        Event::Rec(Rec { x, line, route, check: None })
+        Rec { x, line, route, check: None }
     }
 
     #[test]
     fn messages_wait_for_their_session_and_sessions_are_streams() {
-        let (tx, rx) = std::sync::mpsc::sync_channel(64);
-        let (ctx, crx) = std::sync::mpsc::sync_channel(64);
-        let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
-        for e in [
+        let events = crate::proxy::recorder::replay(
+            Routed::default(),
+            [
             rec(0, Route::Request(None), None),
             rec(0, Route::Message, Some("init")),
             rec(1, Route::Request(None), None),
@@ -457,15 +424,12 @@ mod tests {
             rec(1, Route::Response { session: None, ends: false }, None),
             rec(3, Route::Request(Some("B".into())), Some("other")),
             rec(3, Route::End, None),
-            Event::Stop,
-        ] {
-            tx.send(e).unwrap();
-        }
-        record_lines(rx, None, ctx, &r, &Mutex::new(None));
+            ],
+        );
         // Every line goes to the checker (the transport rules read the HTTP lines too), an exchange's
         // lines in order and on its session's stream once that is known.
-        let got: Vec<(u64, u64)> = crx
-            .try_iter()
+        let got: Vec<(u64, u64)> = events
+            .into_iter()
             .filter_map(|e| match e {
                 CheckEvent::Wrapped { number, stream, .. } => Some((number, stream)),
                 _ => None,
@@ -478,23 +442,19 @@ mod tests {
     #[test]
     fn a_held_request_goes_before_an_answer_without_a_session() {
         // 2024-11-05: the POST's 202 comes after its answer has arrived on the GET stream.
-        let (tx, rx) = std::sync::mpsc::sync_channel(64);
-        let (ctx, crx) = std::sync::mpsc::sync_channel(64);
-        let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
-        for e in [
+        let events = crate::proxy::recorder::replay(
+            Routed::default(),
+            [
             rec(0, Route::Request(None), None),
             rec(0, Route::Response { session: None, ends: false }, None),
             rec(1, Route::Request(None), None),
             rec(1, Route::Message, Some("request")),
             rec(0, Route::Message, Some("answer")),
             rec(1, Route::Response { session: None, ends: false }, None),
-            Event::Stop,
-        ] {
-            tx.send(e).unwrap();
-        }
-        record_lines(rx, None, ctx, &r, &Mutex::new(None));
-        let got: Vec<u64> = crx
-            .try_iter()
+            ],
+        );
+        let got: Vec<u64> = events
+            .into_iter()
             .filter_map(|e| match e {
                 CheckEvent::Wrapped { number, .. } => Some(number),
                 _ => None,

@@ -168,12 +168,12 @@ pub(super) fn record_answered(ctx: &Ctx, request: &hyper::http::request::Parts, 
     let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
     let session = record::header(&request.headers, "mcp-session-id");
     let line = record::request_line(x, request.method.as_str(), request.uri.path(), request.uri.query(), &request.headers);
-    ctx.rec.send(Rec { x, line, route: Route::Request(session), check: None });
+    ctx.rec.offer(Rec { x, line, route: Route::Request(session), check: None });
     if let Some(body) = body {
         BodyTap::request(ctx.rec.clone(), ctx.budget.clone(), x, is_json(&request.headers)).whole(body);
     }
     let route = Route::Response { session: None, ends: false };
-    ctx.rec.send(Rec { x, line: record::response_line(x, answer.status.as_u16(), &answer.headers), route, check: None });
+    ctx.rec.offer(Rec { x, line: record::response_line(x, answer.status.as_u16(), &answer.headers), route, check: None });
     let content_type = answer.headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
     BodyTap::response(ctx.rec.clone(), ctx.budget.clone(), x, content_type).whole(answer_body);
 }
@@ -183,7 +183,7 @@ pub(super) fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u1
     let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
     let session = record::header(&parts.headers, "mcp-session-id");
     let line = record::request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers);
-    ctx.rec.send(Rec { x, line, route: Route::Request(session), check: None });
+    ctx.rec.offer(Rec { x, line, route: Route::Request(session), check: None });
     refuse(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN), why)
 }
 
@@ -207,7 +207,7 @@ where
     let query = parts.uri.query().map(str::to_string);
     let session = record::header(&parts.headers, "mcp-session-id");
     let line = record::request_line(x, parts.method.as_str(), &path, query.as_deref(), &parts.headers);
-    ctx.rec.send(Rec { x, line, route: Route::Request(session), check: None });
+    ctx.rec.offer(Rec { x, line, route: Route::Request(session), check: None });
 
     let proxy_origin = parts.headers.get(HOST).and_then(|h| h.to_str().ok()).map(|h| format!("http://{h}"));
     let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
@@ -249,7 +249,7 @@ where
     let session = record::header(&parts.headers, "mcp-session-id");
     let ends = is_delete && parts.status.is_success();
     let route = Route::Response { session, ends };
-    ctx.rec.send(Rec { x, line: record::response_line(x, parts.status.as_u16(), &parts.headers), route, check: None });
+    ctx.rec.offer(Rec { x, line: record::response_line(x, parts.status.as_u16(), &parts.headers), route, check: None });
     upstream::strip_hop_by_hop(&mut parts.headers);
     let content_type = parts.headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
     let sse = content_type.as_deref().is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
@@ -272,7 +272,7 @@ fn refuse(ctx: &Ctx, x: u64, status: StatusCode, why: &str) -> Answer {
     let mut resp = Response::new(Either::Right(Full::new(Bytes::from(body.clone()))));
     *resp.status_mut() = status;
     resp.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
-    ctx.rec.send(Rec { x, line: record::response_line(x, status.as_u16(), resp.headers()), route: Route::Response { session: None, ends: false }, check: None });
-    ctx.rec.send(Rec { x, line: record::end_line(x, body.len() as u64, Some(why)), route: Route::End, check: None });
+    ctx.rec.offer(Rec { x, line: record::response_line(x, status.as_u16(), resp.headers()), route: Route::Response { session: None, ends: false }, check: None });
+    ctx.rec.offer(Rec { x, line: record::end_line(x, body.len() as u64, Some(why)), route: Route::End, check: None });
     resp
 }
