@@ -1,5 +1,5 @@
 //! The checker: each line or value of a stream checked as the message it is, with the state the
-//! stream has built so far as one value ([`Stream`]: the negotiated version, the tasks, the HTTP
+//! stream has built so far as one value (`Stream`: the negotiated version, the tasks, the HTTP
 //! exchanges; the session rules' tables are the session's), one per leg of a bridge recording.
 
 //!

@@ -4,7 +4,7 @@
 //!
 //! The checker types each message first; `Session::observe` then sees the same message with
 //! the direction it travelled and the version it was checked as, and runs the rule families of
-//! [`families::FAMILIES`] on it, each with the stream's tables ([`Stream`], one per stream). Requests in flight, their
+//! `families::FAMILIES` on it, each with the stream's tables (`Stream`, one per stream). Requests in flight, their
 //! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
 //! [`Observer`], fed every message (`Session::see`);
 //! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its

@@ -1,5 +1,5 @@
 //! The command line: one module per subcommand with its arguments (clap derive), usage and run,
-//! each registered once in [`subcommands!`]'s list below; this module parses and dispatches.
+//! each registered once in `subcommands!`'s list below; this module parses and dispatches.
 //!
 //! Adding a subcommand: a file here whose argument type implements [`Cmd`], its `pub mod` line,
 //! and its line in the list (ARCHITECTURE.md, "Adding a subcommand").
