@@ -444,6 +444,17 @@ fn keep(name: &str, recorded: &Path) {
     }
 }
 
+/// A session recorded again: the client took the expected steps, the recording holds every step and checks clean,
+/// and it is kept where `UPDATE_SKILLS_SESSIONS=1` asks.
+fn recorded_again(name: &str, steps: &str, version: &str, path: &Path) {
+    assert!(same_steps(name, steps, version), "{name}: the client's steps:\n{steps}");
+    let input = lines(path);
+    every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
+    let outside = check_recording(&format!("{name} (recorded now)"), version, &input);
+    assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
+    keep(name, path);
+}
+
 #[test]
 fn the_pinned_peers_record_the_same_steps_again() {
     let out = sessions_dir("skills-sessions");
@@ -454,12 +465,7 @@ fn the_pinned_peers_record_the_same_steps_again() {
                 let name = recording_name(client, server, version);
                 let path = out.join(format!("{name}.jsonl"));
                 let steps = record(&c.client, &s.server, &fixture("skills"), version, &path).unwrap();
-                assert!(same_steps(&name, &steps, version), "{name}: the client's steps:\n{steps}");
-                let input = lines(&path);
-                every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
-                let outside = check_recording(&format!("{name} (recorded now)"), version, &input);
-                assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
-                keep(&name, &path);
+                recorded_again(&name, &steps, version, &path);
                 recorded += 1;
             }
         }
@@ -479,12 +485,7 @@ fn the_pinned_peers_record_the_same_steps_over_http() {
                 let name = recording_name(client, server, version) + "-http";
                 let path = out.join(format!("{name}.jsonl"));
                 let steps = record_http(&c.client, &s.server, &fixture("skills"), version, &path).unwrap();
-                assert!(same_steps(&name, &steps, version), "{name}: the client's steps:\n{steps}");
-                let input = lines(&path);
-                every_step(&format!("{name} (recorded now)"), version, &input).unwrap();
-                let outside = check_recording(&format!("{name} (recorded now)"), version, &input);
-                assert!(outside.is_empty(), "{name}: unexpected findings: {outside:?}");
-                keep(&name, &path);
+                recorded_again(&name, &steps, version, &path);
                 recorded += 1;
             }
         }
