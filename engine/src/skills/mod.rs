@@ -58,8 +58,8 @@ pub use serve::{SkillsServer, PAGE_SIZE};
 /// The naming rules, limits and digest form, where the checker has them.
 pub use mcp_spec_types::validate::skills as rules;
 
-/// The extension's key in `capabilities.extensions`.
-pub const EXTENSION: &str = "io.modelcontextprotocol/skills";
+/// The extension's key in `capabilities.extensions` (the checker's, [`rules::EXTENSION_ID`]).
+pub use rules::EXTENSION_ID as EXTENSION;
 
 /// The first protocol version the extension is specified on.
 pub const FIRST_VERSION: &str = "2026-07-28";

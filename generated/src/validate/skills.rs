@@ -45,6 +45,8 @@ use crate::tree::Node;
 
 use super::Cx;
 
+/// The extension's key in `capabilities.extensions`.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
 /// The longest skill name the Agent Skills specification allows, in characters.
 pub const NAME_MAX_CHARS: usize = 64;
 /// The longest skill description, in characters.

@@ -28,12 +28,15 @@ use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text, Weigh};
 use crate::versions::{Extension, EXTENSIONS, VERSIONS};
 use mcp_spec_types::rpc::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
+use mcp_spec_types::runtime::RequestMethod;
+use mcp_spec_types::skills::ReadResourceDirectoryRequest;
 use mcp_spec_types::v2026_07_28::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 
 /// The extension's id, as a key of `extensions` in capabilities.
-pub const EXTENSION_ID: &str = "io.modelcontextprotocol/skills";
+pub use mcp_spec_types::validate::skills::EXTENSION_ID;
+use mcp_spec_types::validate::skills::{within, DYNAMIC, SKILL_FILE};
 /// The method the extension defines beside its `skills/` ones.
-const DIRECTORY_READ: &str = "resources/directory/read";
+const DIRECTORY_READ: &str = <ReadResourceDirectoryRequest as RequestMethod>::METHOD;
 /// How many enclosing directories of a read file are looked up for a held skill (nested skills).
 const ANCESTORS_LOOKED_UP: usize = 64;
 /// The longest read URI looked up (each lookup writes an enclosing directory's `SKILL.md` URI); a longer one is
@@ -219,7 +222,7 @@ impl State {
             v
         });
         // `resources` neither an array nor "dynamic" is the schema's finding; such an entry holds nothing.
-        if files.is_none() && skill.get("resources").and_then(Node::as_str) != Some("dynamic") {
+        if files.is_none() && skill.get("resources").and_then(Node::as_str) != Some(DYNAMIC) {
             return;
         }
         let bytes = self.bytes;
@@ -234,7 +237,7 @@ impl State {
         let mut bytes: Option<Option<Cow<[u8]>>> = None;
         let (mut digest_reported, mut unlisted_reported) = (false, false);
         for dir in dirs {
-            let skill_uri = format!("{dir}/{}", mcp_spec_types::validate::skills::SKILL_FILE);
+            let skill_uri = format!("{dir}/{SKILL_FILE}");
             let Some(entry) = entries.get(&Text::of(&skill_uri)) else { continue };
             if uri == skill_uri {
                 frontmatter_check(&skill_uri, entry, content, &at, sink);
@@ -256,7 +259,7 @@ impl State {
                         digest_reported = true;
                     }
                 }
-                Err(_) if !unlisted_reported && mcp_spec_types::validate::skills::within(dir, uri) => {
+                Err(_) if !unlisted_reported && within(dir, uri) => {
                     let text = format!("`{}` is within the skill `{}` but its entry (line {}) does not list it: a verification failure, the host must not use it", clip(uri), clip(&skill_uri), entry.line);
                     sink.report(&SKILLS_UNLISTED_READ, at("/uri"), text);
                     unlisted_reported = true;
