@@ -85,7 +85,7 @@ fn forget_earlier_dry_runs(lib: &str, version: &str, check_dir: &Path) -> Result
         if !entry.file_name().to_string_lossy().starts_with('-') {
             continue;
         }
-        for package in [lib, ENGINE, CHECK, GUARD] {
+        for package in packages(lib) {
             let stale = entry.path().join(format!("{package}-{version}"));
             if stale.exists() {
                 std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;

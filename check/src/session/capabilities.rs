@@ -83,7 +83,7 @@ pub(crate) struct State {
 }
 
 /// Whether `path` leads to a declared capability (present, not `false` or `null`).
-fn declared(caps: Node<'_>, path: &[&str]) -> bool {
+pub(super) fn declared(caps: Node<'_>, path: &[&str]) -> bool {
     let mut at = caps;
     for key in path {
         match at.get(key) {

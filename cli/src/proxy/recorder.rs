@@ -137,8 +137,8 @@ pub struct Started {
     recorder: JoinHandle<()>,
     checker: Checking,
     end: Box<dyn FnOnce() + Send>,
-    /// The recording's write error, if any.
-    pub error: Arc<Mutex<Option<String>>>,
+    /// The recording's write error, if any ([`Started::finish`] returns it).
+    error: Arc<Mutex<Option<String>>>,
 }
 
 /// Starts the checker child and the recorder thread that feeds it with `lines`, reading `from`

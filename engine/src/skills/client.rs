@@ -17,7 +17,7 @@ use base64::Engine as _;
 use serde_json::Value;
 
 use super::frontmatter;
-use super::rules::{is_digest, within, MAX_TOTAL_BYTES, SKILL_FILE};
+use super::rules::{is_digest, skill_directory, within, MAX_TOTAL_BYTES};
 use super::{folder, EXTENSION};
 use crate::{CallError, Client};
 use mcp_spec_types::runtime::RequestMethod;
@@ -100,7 +100,7 @@ impl HeldSkill {
         match self.files() {
             Some(files) => files.iter().find(|f| f.uri == uri).map(Some).ok_or_else(|| VerifyError::Unlisted { uri: uri.to_owned() }),
             None => {
-                let dir = self.entry.uri.strip_suffix(SKILL_FILE).and_then(|d| d.strip_suffix('/')).unwrap_or_default();
+                let dir = skill_directory(&self.entry.uri).unwrap_or_default();
                 if uri == self.entry.uri || within(dir, uri) { Ok(None) } else { Err(VerifyError::OutsideSkill { uri: uri.to_owned() }) }
             }
         }

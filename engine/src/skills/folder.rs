@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::frontmatter;
-use super::rules::{name_problem, DESCRIPTION_MAX_CHARS, MAX_ENTRIES, MAX_TOTAL_BYTES, SKILL_FILE};
+use super::rules::{name_problem, skill_directory, DESCRIPTION_MAX_CHARS, MAX_ENTRIES, MAX_TOTAL_BYTES, SKILL_FILE};
 
 /// The URI scheme the folder's skills are served under.
 pub const SCHEME: &str = "skill://";
@@ -44,11 +44,15 @@ pub struct LoadedSkill {
 impl LoadedSkill {
     /// The skill's directory URI (its `SKILL.md` URI without `/SKILL.md`).
     pub fn directory(&self) -> &str {
-        self.uri.strip_suffix(SKILL_FILE).and_then(|d| d.strip_suffix('/')).unwrap_or(&self.uri)
+        skill_directory(&self.uri).unwrap_or(&self.uri)
     }
 
     pub fn name(&self) -> &str {
         self.frontmatter.get("name").and_then(Value::as_str).unwrap_or_default()
+    }
+
+    pub fn description(&self) -> Option<&str> {
+        self.frontmatter.get("description").and_then(Value::as_str)
     }
 
     pub fn total_size(&self) -> u64 {

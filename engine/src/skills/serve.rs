@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::folder::{self, Loaded, LoadedSkill, OverLimits};
-use super::rules::{DIRECTORY_MIME_TYPE, SKILL_FILE};
+use super::rules::DIRECTORY_MIME_TYPE;
 use super::{since_skills, EXTENSION};
 use crate::Request;
 use mcp_spec_types::negotiate::INVALID_PARAMS;
@@ -80,8 +80,7 @@ impl SkillsServer {
         for skill in &skills {
             if let Some(served) = files.get_mut(&skill.uri) {
                 served.resource.name = skill.name().to_owned();
-                served.resource.description = skill.frontmatter.get("description").and_then(Value::as_str).map(str::to_owned);
-                served.resource.mime_type = Some("text/markdown".into());
+                served.resource.description = skill.description().map(str::to_owned);
             }
         }
         for children in directories.values_mut() {
@@ -205,7 +204,7 @@ impl SkillsServer {
         // Not a cacheable result in the spec, but the TypeScript SDK's client refuses one without
         // these (both SDKs' servers send them); a result may carry keys it does not name.
         result.extra.insert("ttlMs".into(), Value::from(self.ttl()));
-        result.extra.insert("cacheScope".into(), Value::from(if self.public { "public" } else { "private" }));
+        result.extra.insert("cacheScope".into(), serde_json::to_value(self.scope()).unwrap_or_default());
         to_value(&result)
     }
 
@@ -223,7 +222,7 @@ impl SkillsServer {
 
 /// A skill's entry as `skills/list` and `skills/get` give it.
 fn entry(skill: &LoadedSkill) -> Skill {
-    let mut frontmatter = SkillFrontmatter::new(skill.name(), skill.frontmatter.get("description").and_then(Value::as_str).unwrap_or_default());
+    let mut frontmatter = SkillFrontmatter::new(skill.name(), skill.description().unwrap_or_default());
     frontmatter.extra = skill.frontmatter.iter().filter(|(k, _)| !matches!(k.as_str(), "name" | "description")).map(|(k, v)| (k.clone(), v.clone())).collect();
     let files = skill.files.iter().map(|f| SkillResource::new(f.uri.as_str(), f.digest.as_str(), i64::try_from(f.size).unwrap_or(i64::MAX))).collect();
     Skill::new(skill.uri.as_str(), frontmatter, SkillResources::SkillResourceArray(files))
@@ -232,9 +231,7 @@ fn entry(skill: &LoadedSkill) -> Skill {
 /// A MIME type from the file's extension; `text/plain` for others.
 fn mime_type(path: &Path) -> String {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     match ext.as_str() {
-        _ if name == SKILL_FILE => "text/markdown",
         "md" | "markdown" => "text/markdown",
         "txt" => "text/plain",
         "py" => "text/x-python",

@@ -94,12 +94,12 @@ fn tour<T: Transport>(skills: &mut SkillsClient<T>) -> Result<(), Box<dyn Error>
     println!("get unknown: {}", code(skills.get("skill://not-served/SKILL.md")));
     // Past the held entry, which refuses an unlisted file before sending: the server's own answer.
     if let Some(first) = entries.first() {
-        let unlisted = first.uri.replace("SKILL.md", "not-listed.md");
+        let unlisted = first.uri.replace(rules::SKILL_FILE, "not-listed.md");
         println!("read unlisted: {}", code(skills.read_unverified(&unlisted)));
     }
     let mut seen = BTreeSet::new();
     for listed in &entries {
-        let root = listed.uri.strip_suffix("/SKILL.md").unwrap_or(&listed.uri).to_owned();
+        let root = rules::skill_directory(&listed.uri).unwrap_or(&listed.uri).to_owned();
         let mut pending = VecDeque::from([root]);
         while let Some(dir) = pending.pop_front() {
             if !seen.insert(dir.clone()) {

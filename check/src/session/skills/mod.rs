@@ -24,6 +24,7 @@ use super::rules::{
     SKILLS_CONTENT_DIGEST, SKILLS_DIRECTORY_CHILD, SKILLS_DIRECTORY_UNDECLARED, SKILLS_ERROR_CODE, SKILLS_FRONTMATTER, SKILLS_RESOURCES_CAPABILITY, SKILLS_UNDECLARED,
     SKILLS_UNLISTED_READ, SKILLS_VERSION,
 };
+use super::capabilities::declared;
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text, Weigh};
 use crate::versions::{Extension, EXTENSIONS, VERSIONS};
@@ -195,11 +196,10 @@ impl State {
     /// The server's capabilities: what the rules on later requests need, and `resources` beside the extension.
     fn declared(&mut self, msg: &Msg, result: Node, sink: &mut Sink) {
         let Some(caps) = result.get("capabilities") else { return };
-        let ext = caps.get("extensions").and_then(|e| e.get(EXTENSION_ID)).filter(|e| !e.is_null() && e.as_bool() != Some(false));
-        let directory_read = ext.and_then(|e| e.get("directoryRead")).and_then(Node::as_bool) == Some(true);
-        self.server = Some(Declared { extension: ext.is_some(), directory_read, line: msg.line });
-        let resources = caps.get("resources").is_some_and(|r| !r.is_null() && r.as_bool() != Some(false));
-        if ext.is_some() && !resources {
+        let extension = declared(caps, &["extensions", EXTENSION_ID]);
+        let directory_read = extension && caps.get("extensions").and_then(|e| e.get(EXTENSION_ID)).and_then(|e| e.get("directoryRead")).and_then(Node::as_bool) == Some(true);
+        self.server = Some(Declared { extension, directory_read, line: msg.line });
+        if extension && !declared(caps, &["resources"]) {
             let text = format!("the server declares `{EXTENSION_ID}` but not the `resources` capability, through which skill files are read");
             sink.report(&SKILLS_RESOURCES_CAPABILITY, msg.pointer("/result/capabilities"), text);
         }
