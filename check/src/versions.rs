@@ -132,6 +132,13 @@ impl Extension {
     pub fn exists_in(&self, version: usize) -> bool {
         self.on.and_then(version_index).is_none_or(|first| version >= first)
     }
+
+    /// Why `method` cannot go to `version` (an index into [`VERSIONS`]), named to the reader as `carrier`;
+    /// `None` where the extension exists. `convert` and the bridge both refuse with it.
+    pub fn refusal(&self, method: &str, version: usize, carrier: &str) -> Option<String> {
+        let first = self.on.unwrap_or("?");
+        (!self.exists_in(version)).then(|| format!("`{}` is the {} extension's, which exists only from {first}: {carrier} cannot carry it", crate::bounded::clip(method), self.name))
+    }
 }
 
 /// The extension stated on a protocol version (Skills, on 2026-07-28) that owns `method`, if any: its messages

@@ -144,10 +144,8 @@ impl Bridge {
     #[allow(clippy::too_many_arguments)]
     fn versioned_from_client(&mut self, line: &[u8], value: Value, id: Option<Value>, method: &str, ext: &Extension, mut what: Vec<String>, out: &mut Output) {
         let s = self.server;
-        if !ext.exists_in(s) {
-            let first = ext.on.unwrap_or("?");
-            let r = Refusal::new(format!("`{method}` is the {} extension's, which exists only from {first}: the server's {} cannot carry it", ext.name, VERSIONS[s].name));
-            return self.refuse(out, Leg::Client, line, method, id, r, METHOD_NOT_FOUND);
+        if let Some(why) = ext.refusal(method, s, &format!("the server's {}", VERSIONS[s].name)) {
+            return self.refuse(out, Leg::Client, line, method, id, Refusal::new(why), METHOD_NOT_FOUND);
         }
         what.push(format!("the {} extension's message, unchanged", ext.name));
         let mut value = value;

@@ -261,7 +261,7 @@ impl Converter {
         let (ext, from) = of;
         let (max, line) = (self.max_findings, self.line);
         let to = self.infos[self.to].module;
-        let refused = (!ext.exists_in(self.to)).then(|| format!("`{}` is the {} extension's, which exists only from {}: {} cannot carry it", crate::bounded::clip(method), ext.name, ext.on.unwrap_or("?"), to.label));
+        let refused = ext.refusal(method, self.to, to.label);
         if let Some(id) = &id {
             self.pending.insert(dir, id, Sent { method: None, line, refused: refused.clone().map(|r| (METHOD.id, r)), passes: refused.is_none() });
         }
