@@ -140,27 +140,7 @@ fn crates_have_no_circles_and_no_unlisted_long_files_or_functions() {
                 }
             }
         }
-        let mut sizes: Vec<(usize, &str)> = files.iter().map(|f| (f.text.lines().count(), f.path.as_str())).collect();
-        sizes.sort_by(|a, b| b.cmp(a));
-        let mut fns: Vec<(usize, String)> = files.iter().flat_map(|f| functions(&f.text).into_iter().map(move |(n, line, len)| (len, format!("{}::{n} (line {line})", f.path)))).collect();
-        fns.sort_by(|a, b| b.cmp(a));
-        for &(lines, path) in sizes.iter().filter(|(l, _)| *l > MAX_FILE_LINES) {
-            match allowed(LONG_FILES, path) {
-                Some(k) => {
-                    used.insert(k);
-                }
-                None => problems.push(format!("{path}: {lines} lines, over {MAX_FILE_LINES} (split it, or list it in LONG_FILES with a reason)")),
-            }
-        }
-        for (lines, f) in fns.iter().filter(|(l, _)| *l > MAX_FN_LINES) {
-            let key = f.split(" (line").next().unwrap_or(f);
-            match allowed(LONG_FNS, key) {
-                Some(k) => {
-                    used.insert(k);
-                }
-                None => problems.push(format!("{f}: {lines} lines, over {MAX_FN_LINES} (split it, or list it in LONG_FNS with a reason)")),
-            }
-        }
+        let (sizes, fns) = lengths(files.iter().map(|f| (f.path.as_str(), f.text.as_str())), [(LONG_FILES, "LONG_FILES"), (LONG_FNS, "LONG_FNS")], &mut used, &mut problems);
         let over_files = sizes.iter().filter(|(l, _)| *l > MAX_FILE_LINES).count();
         let over_fns = fns.iter().filter(|(l, _)| *l > MAX_FN_LINES).count();
         println!("{name}: {} files, {} lines, {over_files} over {MAX_FILE_LINES} lines, {} functions, {over_fns} over {MAX_FN_LINES} lines, {} import circles", files.len(), sizes.iter().map(|s| s.0).sum::<usize>(), fns.len(), crate_circles.len());
@@ -187,6 +167,30 @@ fn crates_have_no_circles_and_no_unlisted_long_files_or_functions() {
         }
     }
     assert!(problems.is_empty(), "{} tidy problem(s):\n  {}", problems.len(), problems.join("\n  "));
+}
+
+/// Each file's and function's length, longest first (functions as `path::name (line N)`); those over
+/// [`MAX_FILE_LINES`] and [`MAX_FN_LINES`] are allowed by the two lists (files, functions) or are problems.
+fn lengths<'a, 'f>(files: impl Iterator<Item = (&'f str, &'f str)>, lists: [(&'a [(&'a str, &'a str)], &str); 2], used: &mut BTreeSet<&'a str>, problems: &mut Vec<String>) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+    let (mut sizes, mut fns) = (Vec::new(), Vec::new());
+    for (path, text) in files {
+        sizes.push((text.lines().count(), path.to_string()));
+        fns.extend(functions(text).into_iter().map(|(n, line, len)| (len, format!("{path}::{n} (line {line})"))));
+    }
+    sizes.sort_by(|a, b| b.cmp(a));
+    fns.sort_by(|a, b| b.cmp(a));
+    let [(long_files, files_list), (long_fns, fns_list)] = lists;
+    let over = sizes.iter().filter(|(l, _)| *l > MAX_FILE_LINES).map(|(l, p)| (p.as_str(), p.as_str(), *l, MAX_FILE_LINES, long_files, files_list));
+    let over_fns = fns.iter().filter(|(l, _)| *l > MAX_FN_LINES).map(|(l, f)| (f.split(" (line").next().unwrap_or(f), f.as_str(), *l, MAX_FN_LINES, long_fns, fns_list));
+    for (key, shown, lines, max, list, list_name) in over.chain(over_fns) {
+        match allowed(list, key) {
+            Some(k) => {
+                used.insert(k);
+            }
+            None => problems.push(format!("{shown}: {lines} lines, over {max} (split it, or list it in {list_name} with a reason)")),
+        }
+    }
+    (sizes, fns)
 }
 
 /// Every test target: the workspace package's `[[test]]` paths and the files `tests/all.rs` makes
@@ -494,26 +498,8 @@ fn test_files_and_functions_are_measured_like_the_crates() {
     let files = test_sources(&root);
     let mut problems = Vec::new();
     let mut used: BTreeSet<&str> = BTreeSet::new();
-    let mut fns = 0;
-    for (path, text) in &files {
-        let lines = text.lines().count();
-        if lines > MAX_FILE_LINES {
-            match allowed(LONG_TEST_FILES, path) {
-                Some(k) => drop(used.insert(k)),
-                None => problems.push(format!("{path}: {lines} lines, over {MAX_FILE_LINES} (split it, or list it in LONG_TEST_FILES with a reason)")),
-            }
-        }
-        for (name, line, len) in functions(text) {
-            fns += 1;
-            let key = format!("{path}::{name}");
-            if len > MAX_FN_LINES {
-                match allowed(LONG_TEST_FNS, &key) {
-                    Some(k) => drop(used.insert(k)),
-                    None => problems.push(format!("{key} (line {line}): {len} lines, over {MAX_FN_LINES} (split it, or list it in LONG_TEST_FNS with a reason)")),
-                }
-            }
-        }
-    }
+    let (_, fns) = lengths(files.iter().map(|(p, t)| (p.as_str(), t.as_str())), [(LONG_TEST_FILES, "LONG_TEST_FILES"), (LONG_TEST_FNS, "LONG_TEST_FNS")], &mut used, &mut problems);
+    let fns = fns.len();
     println!("tidy: {} test files, {} lines, {fns} functions, {} problems", files.len(), files.iter().map(|f| f.1.lines().count()).sum::<usize>(), problems.len());
     if std::env::var_os("MCP_TIDY_ROOT").is_some() {
         return;
