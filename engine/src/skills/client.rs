@@ -247,18 +247,11 @@ impl<T: Transport> SkillsClient<T> {
 
     /// Every skill the server lists, page after page.
     pub fn list(&mut self) -> Result<Vec<Skill>, ClientError> {
-        let mut skills = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_PAGES {
-            let params = PaginatedRequestParams { cursor: cursor.take(), ..PaginatedRequestParams::new(meta()) };
+        all_pages(|cursor| {
+            let params = PaginatedRequestParams { cursor, ..PaginatedRequestParams::new(meta()) };
             let page = self.transport.send(ListSkillsRequest::new(params, RequestId::Integer(0)))?;
-            skills.extend(page.skills);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(skills),
-            }
-        }
-        Err(ClientError::TooManyPages)
+            Ok((page.skills, page.next_cursor))
+        })
     }
 
     /// The entry of the skill whose `SKILL.md` is `uri`.
@@ -289,17 +282,25 @@ impl<T: Transport> SkillsClient<T> {
         if !self.directory_read {
             return Err(ClientError::NotDeclared("`directoryRead`"));
         }
-        let mut children = Vec::new();
-        let mut cursor = None;
-        for _ in 0..MAX_PAGES {
-            let params = ReadResourceDirectoryRequestParams { cursor: cursor.take(), ..ReadResourceDirectoryRequestParams::new(meta(), uri) };
+        all_pages(|cursor| {
+            let params = ReadResourceDirectoryRequestParams { cursor, ..ReadResourceDirectoryRequestParams::new(meta(), uri) };
             let page = self.transport.send(ReadResourceDirectoryRequest::new(params, RequestId::Integer(0)))?;
-            children.extend(page.resources);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(children),
-            }
-        }
-        Err(ClientError::TooManyPages)
+            Ok((page.resources, page.next_cursor))
+        })
     }
+}
+
+/// Every page of a listing, at most [`MAX_PAGES`] of them: `page` asks for the one after a cursor.
+fn all_pages<I, C>(mut page: impl FnMut(Option<C>) -> Result<(Vec<I>, Option<C>), ClientError>) -> Result<Vec<I>, ClientError> {
+    let mut items = Vec::new();
+    let mut cursor = None;
+    for _ in 0..MAX_PAGES {
+        let (got, next) = page(cursor.take())?;
+        items.extend(got);
+        match next {
+            Some(next) => cursor = Some(next),
+            None => return Ok(items),
+        }
+    }
+    Err(ClientError::TooManyPages)
 }
