@@ -1,8 +1,9 @@
 //! What tidy asks of the words around the code: a `//!` doc at the top of every hand-written Rust
 //! file, and every file or folder path a design document names existing in the tree.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use super::measure::walk;
 
 /// The first line of a file that is neither blank, an inner attribute nor a plain `//` comment
 /// must be its `//!` doc: a file says what it is for before anything else.
@@ -42,25 +43,13 @@ pub(crate) fn named_paths(markdown: &str) -> Vec<String> {
 /// Every file and folder of the checkout, `/`-separated and relative to it, without build output,
 /// installed packages or git's own folder.
 pub(crate) fn tree(root: &Path) -> Vec<String> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-        let Ok(entries) = fs::read_dir(dir) else { return };
-        for e in entries.flatten() {
-            let p: PathBuf = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if matches!(name.as_str(), "target" | "node_modules" | ".git" | "upstream" | ".venv") {
-                continue;
-            }
+    let mut out: Vec<String> = walk(root)
+        .into_iter()
+        .map(|(p, is_dir)| {
             let rel = p.strip_prefix(root).expect("below the root").to_string_lossy().replace('\\', "/");
-            if p.is_dir() {
-                out.push(format!("{rel}/"));
-                walk(root, &p, out);
-            } else {
-                out.push(rel);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, root, &mut out);
+            if is_dir { format!("{rel}/") } else { rel }
+        })
+        .collect();
     out.sort();
     out
 }
