@@ -1,5 +1,6 @@
 //! What tidy asks of the words around the code: a `//!` doc at the top of every hand-written Rust
-//! file, and every file or folder path a design document names existing in the tree.
+//! file, every file or folder path a design document names existing in the tree, and a code map row
+//! in ARCHITECTURE.md for every hand-written source file of each crate.
 
 use std::path::Path;
 

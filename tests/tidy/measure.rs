@@ -1,6 +1,6 @@
-//! How tidy measures Rust source text: the files of a crate with their unit and module, code with
-//! comments and literals blanked, the module paths a file names (its import edges), the circles
-//! among them, and each function's length.
+//! How tidy measures Rust source text: the one folder walk, the files of a crate with their unit
+//! and module, code with comments and literals blanked, the module paths a file names (its import
+//! edges), the circles among them, and each function's length.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
