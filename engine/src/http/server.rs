@@ -98,7 +98,7 @@ pub type ResponseBody = BoxBody<Bytes, Infallible>;
 /// The session header.
 pub const SESSION_ID: &str = "mcp-session-id";
 /// The 2026-07-28 error for an `MCP-Protocol-Version` header that differs from the request's `_meta`.
-pub const HEADER_MISMATCH: i64 = -32020;
+pub use mcp_spec_types::v2026_07_28::HEADER_MISMATCH;
 
 /// The service's bounds and checks. Every table is bounded; the defaults suit a server on one
 /// machine.
