@@ -17,15 +17,13 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use http::HeaderMap;
+use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Kind, Node};
 use mcp_spec_types::validate::Severity;
 use tracing::field::Empty;
 use tracing::{Level, Span};
 
 use crate::inspect::{Direction, Finding};
-
-/// Where 2026-07-28 carries a request's version.
-const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The span of one HTTP request, its MCP attributes still empty.
 pub fn request_span(method: &http::Method, headers: &HeaderMap) -> Span {
@@ -88,7 +86,7 @@ pub fn record_request(span: &Span, body: Node<'_>) {
     if let Some(id) = message.get("id").and_then(id_text) {
         span.record("jsonrpc.request.id", id);
     }
-    let carried = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_META_KEY)).or_else(|| params.filter(|_| method == "initialize").and_then(|p| p.get("protocolVersion")));
+    let carried = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(meta::PROTOCOL_VERSION)).or_else(|| params.filter(|_| method == "initialize").and_then(|p| p.get("protocolVersion")));
     if let Some(v) = carried.and_then(Node::as_str) {
         span.record("mcp.protocol.version", v);
     }
