@@ -17,6 +17,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use http::HeaderMap;
+use mcp_spec_check::transport::header as mcp;
 use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Kind, Node};
 use mcp_spec_types::validate::Severity;
@@ -45,10 +46,10 @@ pub fn request_span(method: &http::Method, headers: &HeaderMap) -> Span {
         "network.protocol.name" = "http",
         "mcp.guard.refused" = Empty,
     );
-    if let Some(id) = header(headers, "mcp-session-id") {
+    if let Some(id) = header(headers, mcp::SESSION_ID) {
         span.record("mcp.session.id", id);
     }
-    if let Some(v) = header(headers, "mcp-protocol-version") {
+    if let Some(v) = header(headers, mcp::PROTOCOL_VERSION) {
         span.record("mcp.protocol.version", v);
     }
     span
