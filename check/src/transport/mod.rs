@@ -27,16 +27,8 @@ fn diag(rule: &'static rules::Rule, pointer: &str, message: String) -> Diag {
 /// The longest header value kept (the recording writer cuts at the same length).
 pub const VALUE_MAX: usize = 1024;
 
-/// The names (lowercased) of the MCP headers of Streamable HTTP that the transport rules read.
-pub mod header {
-    pub const SESSION_ID: &str = "mcp-session-id";
-    pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-    pub const LAST_EVENT_ID: &str = "last-event-id";
-    /// 2026-07-28's mirrored headers: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-{Name}`.
-    pub const METHOD: &str = "mcp-method";
-    pub const NAME: &str = "mcp-name";
-    pub const PARAM_PREFIX: &str = "mcp-param-";
-}
+/// The names (lowercased) of the MCP headers of Streamable HTTP: the crate's, which the engine uses too.
+pub use mcp_spec_types::runtime::header;
 
 /// The request headers the transport rules read ([`Headers`]); a recording keeps these and, by
 /// [`header::PARAM_PREFIX`], at most [`PARAMS_MAX`] `Mcp-Param-*`; no other (`authorization`, `cookie`: secrets).

@@ -268,6 +268,9 @@ pub fn write_error<I: Serialize>(id: Option<&I>, error: &RpcError) -> Result<Val
     Ok(serde_json::json!({"jsonrpc": "2.0", "id": id, "error": serde_json::to_value(error)?}))
 }
 
+/// The names of Streamable HTTP's MCP headers.
+pub mod header;
+
 /// Keys the spec defines inside `_meta`, and typed access to them on any `_meta` map.
 pub mod meta {
     use super::*;
