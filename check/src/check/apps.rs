@@ -10,7 +10,7 @@ use super::response::unmatched_why;
 use crate::rules::stream::{RESPONSE_UNMATCHED};
 use super::{error, AppsSide, Checker, ModRef, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::bounded::shown_node;
-use crate::versions::{Info, Module, EXTENSIONS};
+use crate::versions::{Module, EXTENSIONS};
 
 /// What the checker needs for the view<->host channel (with `--ext apps`): the unions of what
 /// each side sends (the generated `ViewRequest`, `HostNotification`, ...), and the protocol
@@ -58,7 +58,7 @@ impl Checker {
     pub(super) fn check_apps_message(&mut self, side: AppsSide, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let Some(apps) = &self.apps else { return };
         let (ext, base) = (apps.ext, apps.base);
-        let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
+        let (ext_info, base_info) = (self.types.ext_info(ext), &self.types.infos[base]);
         out.protocol = Some(EXTENSIONS[ext].name);
         let Some(o) = self.envelope(value, prefix, out) else { return };
         // The module that defines a type: the extension's own, else the base version's.
@@ -86,26 +86,26 @@ impl Checker {
                 Some((t, _)) => (module_of(t), t),
                 None => (ext_info.module, if is_request { requests } else { notifications }),
             };
-            self.check_as(module, ty, value, prefix, out);
+            self.types.check_as(module, ty, value, prefix, out);
             if let Some(id) = id {
                 let result = sent_here.and_then(|(_, r)| r);
                 let req_method = sent_here.and(ext_info.requests.get_key_value(method).or_else(|| base_info.requests.get_key_value(method))).map(|(k, _)| *k);
                 let req = Req { module: ModRef::Ext(ext), method: req_method, result, task: false, uri: None };
                 let apps = self.apps.as_mut().expect("checked above");
                 let seen = apps.pending.observe_node(out.line, Some(side.direction()), o, || req);
-                self.id_findings(side.dir_name(), Some(id), &seen.observations, prefix, out);
+                self.session.reused_ids(side.dir_name(), Some(id), &seen.observations, prefix, out);
             }
         } else if o.contains_key("result") || o.contains_key("error") {
             let apps = self.apps.as_mut().expect("checked above");
             let seen = apps.pending.observe_node(out.line, Some(side.direction()), o, || unreachable!("an answer keeps nothing"));
             let why = unmatched_why(&seen.observations);
             let matched = seen.answered.map(|a| a.attachment);
-            let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
+            let (ext_info, base_info) = (self.types.ext_info(ext), &self.types.infos[base]);
             let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
             match (o.get("result"), &matched) {
                 (None, _) => {
                     if let Some(t) = base_info.error_response {
-                        self.check_as(base_info.module, t, value, prefix, out);
+                        self.types.check_as(base_info.module, t, value, prefix, out);
                     }
                 }
                 (Some(result), Some(Req { result: Some("object"), .. })) => {
@@ -114,25 +114,20 @@ impl Checker {
                         out.diags.push(error(&format!("{prefix}/result"), "type", format!("expected an object, found {}", describe(result))));
                     }
                 }
-                (Some(result), Some(Req { result: Some(rt), .. })) => self.check_as(module_of(rt), rt, result, &format!("{prefix}/result"), out),
+                (Some(result), Some(Req { result: Some(rt), .. })) => self.types.check_as(module_of(rt), rt, result, &format!("{prefix}/result"), out),
                 (Some(result), _) => {
-                    self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
+                    self.types.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
                     if matched.is_none() {
                         let msg = format!("no {} request with id {} is waiting for this response{why}; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown_node), side.name());
-                        out.diags.push(self.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
+                        out.diags.push(self.types.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
                     }
                 }
             }
             answered = matched.and_then(|r| r.method);
         } else {
-            self.check_as(base_info.module, "JSONRPCMessage", value, prefix, out);
+            self.types.check_as(base_info.module, "JSONRPCMessage", value, prefix, out);
             return;
         }
         self.session.observe_apps(side, o, prefix, wrong_side, answered, out);
-    }
-
-    /// The tables of an enabled extension.
-    pub(super) fn ext_info(&self, ext: usize) -> &Info {
-        &self.exts.iter().find(|(i, ..)| *i == ext).expect("the extension is enabled").2
     }
 }

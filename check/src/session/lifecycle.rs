@@ -11,8 +11,8 @@ use crate::bounded::clip;
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "lifecycle";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = ();
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = (stream, cx);
         report(msg, sink)

@@ -17,8 +17,8 @@ use crate::bounded::shown_node;
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "progress";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = ();
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = stream;
         report(msg, cx.whole, sink)
