@@ -58,8 +58,8 @@ impl Weigh for TaskOrigin {
     }
 }
 
-/// Checks the lines or values of one stream at a time: each typed as the message it is ([`Types`],
-/// with the stream's state, [`Typing`]), then seen by the session rules ([`Session`]).
+/// Checks the lines or values of one stream at a time: each typed as the message it is (`Types`,
+/// with the stream's state, `Typing`), then seen by the session rules ([`Session`]).
 pub struct Checker {
     /// The versions' and extensions' types, and how a value is checked as one (typed.rs).
     types: Types,

@@ -32,7 +32,7 @@ pub(super) struct Types {
 }
 
 impl Types {
-    /// [`Checker::check_as`] without naming the value's type in the outcome.
+    /// [`Types::check_as`] without naming the value's type in the outcome.
     pub(super) fn check_quietly(&self, module: &'static Module, ty: &'static str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let named = out.type_name.take();
         self.check_as(module, ty, value, prefix, out);

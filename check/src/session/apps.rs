@@ -18,7 +18,7 @@ use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::clip;
 use crate::vocab::{AppsSide, Diag, IdKey, Outcome};
 
-/// The apps rules in the session's table ([`super::families::FAMILIES`]).
+/// The apps rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

@@ -99,7 +99,7 @@ pub(super) fn declared(caps: Node<'_>, path: &[&str]) -> bool {
     !(at.is_null() || at.as_bool() == Some(false))
 }
 
-/// The capabilities rules in the session's table ([`super::families::FAMILIES`]).
+/// The capabilities rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

@@ -2,7 +2,7 @@
 //! (`families!` in `session/mod.rs`): a new family is a module under `session/` with a `Rules`
 //! type implementing the trait, and one line in that list, from which come the module, its
 //! tables as a field of [`Stream`] (built in `Stream::new`, counted in `Stream::evicted`) and
-//! its row of [`FAMILIES`]. A unit test fails when a file under `session/` is neither in the list
+//! its row of [`FAMILIES`](super::FAMILIES). A unit test fails when a file under `session/` is neither in the list
 //! nor named as no family (a file outside the list is not compiled at all).
 
 use super::{Msg, Sink, Stream};
@@ -72,7 +72,7 @@ pub(crate) trait Family {
     }
 }
 
-/// A row of [`FAMILIES`].
+/// A row of [`FAMILIES`](super::FAMILIES).
 pub(crate) struct Entry {
     /// Read by the test that no family module is left out.
     #[cfg_attr(not(test), allow(dead_code))]
@@ -88,7 +88,7 @@ pub(crate) const fn entry<F: Family>(module: &'static str) -> Entry {
 
 /// Declares, from one line per family (the module under `session/` that holds its `Rules`, in the order they
 /// report), the modules, [`Stream`] with each family's tables as a field named as its module, `Stream::new`,
-/// `Stream::evicted` and [`FAMILIES`].
+/// `Stream::evicted` and [`FAMILIES`](super::FAMILIES).
 macro_rules! families {
     ($($(#[doc = $doc:literal])* $family:ident,)*) => {
         $(mod $family;)*

@@ -7,7 +7,7 @@ use super::rules::{CLIENT_BEFORE_RESULT, INITIALIZED_ORDER, INITIALIZE_FIRST, SE
 use super::{Msg, Sink};
 use crate::bounded::clip;
 
-/// The lifecycle rules in the session's table ([`super::families::FAMILIES`]).
+/// The lifecycle rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

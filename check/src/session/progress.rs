@@ -13,7 +13,7 @@ use super::{Msg, Sink};
 use crate::vocab::dir_name;
 use crate::bounded::shown_node;
 
-/// The progress rules in the session's table ([`super::families::FAMILIES`]).
+/// The progress rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

@@ -17,7 +17,7 @@ pub(crate) struct State {
     pub seen_uris: Capped<String, ()>,
 }
 
-/// The resources rules in the session's table ([`super::families::FAMILIES`]).
+/// The resources rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

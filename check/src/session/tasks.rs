@@ -81,7 +81,7 @@ pub(crate) struct State {
     last_version: Option<usize>,
 }
 
-/// The tasks rules in the session's table ([`super::families::FAMILIES`]).
+/// The tasks rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

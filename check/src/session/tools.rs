@@ -74,7 +74,7 @@ pub(crate) struct State {
     listed: bool,
 }
 
-/// The tools rules in the session's table ([`super::families::FAMILIES`]).
+/// The tools rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {

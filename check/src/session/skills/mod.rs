@@ -97,7 +97,7 @@ pub(crate) struct State {
     last_version: Option<usize>,
 }
 
-/// The skills rules in the session's table ([`crate::session::families::FAMILIES`]).
+/// The skills rules in the session's table ([`crate::session::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl crate::session::families::Family for Rules {
