@@ -545,6 +545,36 @@ mod tests {
         println!("4 passed, 0 failed");
     }
 
+    /// A response enters once: the checker's step gets the request it answers, and the families see
+    /// it as that step typed it, their findings after the step's. Without the step's version, no family runs.
+    #[test]
+    fn a_response_is_typed_between_the_observer_and_the_families() {
+        use mcp_spec_types::tree::Doc;
+        let mut s = Session::new(&Settings::default());
+        let request = Doc::from_value(&json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "file:///a"}}));
+        let typed = Req { module: crate::vocab::ModRef::Version(0), method: Some("resources/read"), result: Some("ReadResourceResult"), task: false, uri: None };
+        let mut out = Outcome { line: 1, protocol: Some("2025-11-25"), ..Outcome::default() };
+        s.enter_request(Some(Direction::ClientToServer), request.root().as_object().unwrap(), Some(typed), "", &mut out);
+        let mut rules = Vec::new();
+        for (line, typed_as) in [(2, Some("2025-11-25")), (4, None)] {
+            let answer = Doc::from_value(&json!({"jsonrpc": "2.0", "id": line - 1, "result": {"contents": [{"uri": "file:///b", "text": ""}]}}));
+            let mut out = Outcome { line, ..Outcome::default() };
+            let mut paired = None;
+            s.enter_response(Some(Direction::ServerToClient), answer.root().as_object().unwrap(), "", &mut out, |matched, _, out| {
+                paired = matched.map(|(d, r)| (d, r.result));
+                out.protocol = typed_as;
+                out.diags.push(Diag { pointer: String::new(), rule: "typed", severity: Severity::Error, message: String::new() });
+            });
+            assert_eq!(paired, Some((Direction::ClientToServer, Some("ReadResourceResult"))), "line {line}");
+            rules.push(out.diags.iter().map(|d| d.rule).collect::<Vec<_>>());
+            let again = Doc::from_value(&json!({"jsonrpc": "2.0", "id": line + 1, "method": "resources/read", "params": {"uri": "file:///a"}}));
+            let typed = Req { module: crate::vocab::ModRef::Version(0), method: Some("resources/read"), result: Some("ReadResourceResult"), task: false, uri: None };
+            s.enter_request(Some(Direction::ClientToServer), again.root().as_object().unwrap(), Some(typed), "", &mut Outcome { line: line + 1, protocol: Some("2025-11-25"), ..Outcome::default() });
+        }
+        println!("{} responses", rules.len());
+        assert_eq!(rules, [vec!["typed", rules::READ_URI.id], vec!["typed"]]);
+    }
+
     /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
     #[test]
     fn session_state_is_bounded() {
