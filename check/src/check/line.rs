@@ -302,7 +302,12 @@ impl Checker {
     /// The message (or document) of a line, with what its wrapper said.
     fn check_parts(&mut self, w: Wrapper, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         if let (Some(side), None) = (w.apps_side, &w.line_type) {
-            return self.check_apps_message(side, value, prefix, out);
+            // The MCP Apps view<->host channel: typed by the channel (apps.rs), then its session rules.
+            let Some(apps) = &mut self.apps else { return };
+            if let Some((o, wrong_side, answered)) = apps.check(&self.types, &self.session, side, value, prefix, out) {
+                self.session.observe_apps(side, o, prefix, wrong_side, answered, out);
+            }
+            return;
         }
         match w.line_type.as_deref().or(self.type_name.as_deref()) {
             Some(ty) => {

@@ -4,9 +4,8 @@
 
 use mcp_spec_types::negotiate::{Carried, VersionNote};
 use mcp_spec_types::tree::{Node, Object};
-use mcp_spec_types::validate::{describe, jsonrpc, Cx};
 
-use super::{error, Diag, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, Stream, TaskOrigin, Types, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
+use super::{error, Diag, escape_pointer, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, Stream, TaskOrigin, Types, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
 use crate::rules::stream::{JSONRPC_BATCH, PROTOCOL_CHANGED, STREAM_DIRECTION, STREAM_PROTOCOL};
 use crate::bounded::clip;
 use crate::versions::{version_index, Side, VERSIONS};
@@ -32,25 +31,8 @@ impl Checker {
         self.check_one(line_protocol, dir, value, prefix, out);
     }
 
-    /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
-    /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
-    pub(super) fn envelope<'v>(&self, value: Node<'v>, prefix: &str, out: &mut Outcome) -> Option<Object<'v>> {
-        let Some(o) = value.as_object() else {
-            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
-            return None;
-        };
-        if self.types.validate {
-            let mut cx = Cx::new(self.types.options);
-            jsonrpc::envelope(value, &mut cx);
-            // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
-            // only where the version's types declare it, so the envelope is the one place for it.
-            push_report(prefix, cx.finish(), out);
-        }
-        Some(o)
-    }
-
     pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: Node<'_>, prefix: &str, out: &mut Outcome) {
-        let Some(o) = self.envelope(value, prefix, out) else {
+        let Some(o) = self.types.envelope(value, prefix, out) else {
             out.protocol = Some(VERSIONS[self.typing().pick(line_protocol, None)].name);
             return;
         };

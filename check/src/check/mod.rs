@@ -5,8 +5,9 @@
 //!
 //! One file per part: `line.rs` reads a line's wrapper, `message.rs` types requests and
 //! notifications (`Typing`: the tables and the stream's state), `response.rs` responses, `apps.rs`
-//! the MCP Apps channel, `typed.rs` one value as one type (`Types`: the versions' and extensions'
-//! tables and the options), `scope.rs` the exchanges of a stateless version (each checked on its own).
+//! the MCP Apps channel (`AppsChannel`: its unions and requests in flight), `typed.rs` one value as
+//! one type (`Types`: the versions' and extensions' tables and the options), `scope.rs` the
+//! exchanges of a stateless version (each checked on its own). The `Checker` holds the parts.
 
 mod apps;
 mod line;

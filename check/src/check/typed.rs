@@ -1,10 +1,10 @@
 //! One value as one type (typed reading, validators, round trip), with the tables and options
 //! that takes ([`Types`]), and the findings' severities.
 
-use mcp_spec_types::tree::{Doc, Kind, Node};
-use mcp_spec_types::validate::{describe, Options, Severity};
+use mcp_spec_types::tree::{Doc, Kind, Node, Object};
+use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
 
-use super::{push_report, Diag, Outcome};
+use super::{error, push_report, Diag, Outcome};
 use crate::rules::stream::{CHECKER_INTERNAL, LINE_TOO_COSTLY, TYPED_DESERIALIZE, TYPED_ROUNDTRIP, TYPE_NAME};
 use crate::session::rules::Rule;
 use crate::versions::{Extension, Info, Module};
@@ -32,6 +32,23 @@ pub(super) struct Types {
 }
 
 impl Types {
+    /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
+    /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
+    pub(super) fn envelope<'v>(&self, value: Node<'v>, prefix: &str, out: &mut Outcome) -> Option<Object<'v>> {
+        let Some(o) = value.as_object() else {
+            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
+            return None;
+        };
+        if self.validate {
+            let mut cx = Cx::new(self.options);
+            jsonrpc::envelope(value, &mut cx);
+            // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
+            // only where the version's types declare it, so the envelope is the one place for it.
+            push_report(prefix, cx.finish(), out);
+        }
+        Some(o)
+    }
+
     /// [`Types::check_as`] without naming the value's type in the outcome.
     pub(super) fn check_quietly(&self, module: &'static Module, ty: &'static str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let named = out.type_name.take();
