@@ -40,6 +40,7 @@ impl Checker {
             let (dir, req) = self.typing().request_or_notification(line_protocol, dir, o, prefix, out);
             self.session.enter_request(dir, o, req, prefix, out);
         } else if o.contains_key("result") || o.contains_key("error") {
+            // From the fields, not `typing()`: the session is borrowed beside it, typing the response in between.
             let mut typing = Typing { types: &self.types, stream: &mut self.stream };
             self.session.enter_response(dir, o, prefix, out, |matched, seen, out| typing.response(line_protocol, dir, o, prefix, matched, seen, out));
         } else {
