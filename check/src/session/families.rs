@@ -31,7 +31,11 @@ impl Runs {
 
     /// Whether the family sees a message, `core` when it is one of a protocol version.
     pub(crate) fn sees(self, core: bool, enabled: &[&str]) -> bool {
-        self.enabled(enabled) && (core || matches!(self, Runs::Extension(_)))
+        match self {
+            Runs::Core => core,
+            Runs::Extension(name) => enabled.contains(&name),
+            Runs::CoreWith(name) => core && enabled.contains(&name),
+        }
     }
 }
 
