@@ -5,8 +5,9 @@
 //! - files of at most 600 lines and functions of at most 150, in `src/` and in the test folders
 //!   and fuzz crate alike, unless an allowlist entry below gives the reason (generated files are
 //!   exempt),
-//! - every hand-written Rust file opens with a `//!` doc, and every file or folder path
-//!   ARCHITECTURE.md names is in the tree,
+//! - every hand-written Rust file opens with a `//!` doc, every file or folder path
+//!   ARCHITECTURE.md names is in the tree, and each crate's section of its code map has a table
+//!   row for every hand-written source file (or its folder) and none for what is not there,
 //! - the generator matches JSDoc tag names only in `generator/src/parse/` (everything later reads
 //!   the typed tag),
 //! - docs/development.md's list of test files is every test target (the block between its markers,
@@ -408,29 +409,12 @@ fn unsafe_problems(path: &str, text: &str) -> Vec<String> {
     out
 }
 
-/// Every Rust file of the checkout, but for build output, fetched inputs and installed packages.
-fn all_rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for p in entries.flatten().map(|e| e.path()) {
-        let name = p.file_name().unwrap_or_default().to_string_lossy();
-        if p.is_dir() {
-            if !(name.starts_with('.') || ["target", "upstream", "node_modules"].contains(&name.as_ref())) {
-                all_rust_files(&p, out);
-            }
-        } else if name.ends_with(".rs") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn crates_forbid_unsafe_code_and_each_unsafe_says_why() {
     let root = root();
     let roots = crate_roots(&root);
     let mut problems: Vec<String> = roots.iter().filter_map(|r| root_problem(r, &fs::read_to_string(root.join(r)).unwrap_or_default())).collect();
-    let mut files = Vec::new();
-    all_rust_files(&root, &mut files);
-    files.sort();
+    let files = rust_files(&root);
     let mut unsafe_count = 0;
     for f in &files {
         let text = fs::read_to_string(f).unwrap_or_default();
@@ -472,13 +456,8 @@ fn unsafe_check_sees_roots_allowances_and_reasons() {
 fn test_sources(root: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for dir in TEST_FOLDERS {
-        let mut paths = Vec::new();
-        rust_files(&root.join(dir), &mut paths);
-        for p in paths {
+        for p in rust_files(&root.join(dir)) {
             let rel = p.strip_prefix(root).expect("under the root").to_string_lossy().replace('\\', "/");
-            if rel.contains("/node_modules/") || rel.contains("/target/") {
-                continue;
-            }
             let text = fs::read_to_string(&p).unwrap_or_default();
             if text.lines().next().is_some_and(|l| l.contains("@generated")) {
                 continue;
@@ -539,7 +518,7 @@ fn design_documents_name_only_paths_that_exist() {
             }
         }
     }
-    println!("tidy: {named} paths named in {DESIGN_DOCS:?}, {} not in the tree", missing.len());
+    println!("tidy: {named} paths named in {DESIGN_DOCS:?}, {} not in the tree of {} files and folders", missing.len(), tree.len());
     assert!(missing.is_empty(), "{} path(s) named in a design document that are not in the tree (fix the document, or list them in PATHS_OUTSIDE_THE_TREE with why):\n  {}", missing.len(), missing.join("\n  "));
 }
 
@@ -551,4 +530,48 @@ fn document_checks_see_docs_placeholders_and_crate_relative_paths() {
     assert_eq!(docs::named_paths("see `a/b.rs`, `src/<x>.rs`, `tools/list`, `x::y.rs`, `dir/` and `a/b.rs`"), ["a/b.rs", "dir/"]);
     let tree = vec!["check/".to_string(), "check/src/".to_string(), "check/src/session/mod.rs".to_string()];
     assert!(docs::resolves("session/mod.rs", &tree) && docs::resolves("src/", &tree) && !docs::resolves("fast.rs", &tree));
+}
+
+/// Each crate's section of ARCHITECTURE.md's code map has a table row for every hand-written
+/// source file (or its folder), and no row naming what is not there.
+#[test]
+fn code_map_tables_name_every_hand_written_file() {
+    let root = root();
+    let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let tree = docs::tree(&root);
+    let mut problems = Vec::new();
+    let (mut files_seen, mut rows_seen) = (0, 0);
+    for (name, dirs) in CRATES {
+        let Some((_, heading)) = docs::CODE_MAP.iter().find(|(n, _)| n == name) else {
+            problems.push(format!("crate `{name}` has no code map section in docs::CODE_MAP"));
+            continue;
+        };
+        let Some(section) = docs::section(&doc, heading) else {
+            problems.push(format!("ARCHITECTURE.md has no section `{heading}`"));
+            continue;
+        };
+        let mut bases: Vec<String> = dirs.iter().map(|d| d.to_string()).collect();
+        bases.extend(docs::named_paths(heading).into_iter().take(1).map(|p| p.trim_end_matches('/').to_string()));
+        let files: Vec<String> = sources(&root, dirs).into_iter().map(|s| s.path).collect();
+        let rows = docs::row_paths(section).len();
+        println!("{heading}: {rows} paths in table rows, {} hand-written files ({} of them unit tests)", files.len(), files.iter().filter(|f| docs::is_unit_test(f)).count());
+        files_seen += files.len();
+        rows_seen += rows;
+        problems.extend(docs::code_map_problems(section, &bases, &files, &tree).into_iter().map(|p| format!("ARCHITECTURE.md, {}: {p}", heading.trim_start_matches("### "))));
+    }
+    println!("tidy: {rows_seen} code map rows' paths, {files_seen} hand-written files, {} problems", problems.len());
+    assert!(problems.is_empty(), "{} code map problem(s):\n  {}", problems.len(), problems.join("\n  "));
+}
+
+/// The code map check on a small document: a file without a row, a row naming nothing, a folder row.
+#[test]
+fn code_map_check_sees_missing_rows_and_rows_naming_nothing() {
+    let doc = "### `x/`\n\nWhat x is.\n\n| File | What it does |\n|---|---|\n| `lib.rs` | The root. |\n| `a/`, `gone.rs` | Parts. |\n\n### `y/`\n| `b.rs` | Not x's. |\n";
+    let section = docs::section(doc, "### `x/`").expect("a section");
+    assert_eq!(docs::row_paths(section), ["lib.rs", "a/", "gone.rs"]);
+    let tree: Vec<String> = ["x/", "x/src/", "x/src/lib.rs", "x/src/a/", "x/src/a/one.rs", "x/src/b.rs", "x/src/b/tests.rs"].iter().map(|s| s.to_string()).collect();
+    let files: Vec<String> = ["x/src/lib.rs", "x/src/a/one.rs", "x/src/b.rs", "x/src/b/tests.rs"].iter().map(|s| s.to_string()).collect();
+    let bases = ["x/src".to_string(), "x".to_string()];
+    assert_eq!(docs::code_map_problems(section, &bases, &files, &tree), ["row `gone.rs` names nothing under x/src or x", "`x/src/b.rs` has no row (add one: its path and what it does)"]);
+    assert!(docs::code_map_problems("| `src/lib.rs`, `src/a/`, `src/b.rs` | All. |\n", &bases, &files, &tree).is_empty());
 }

@@ -322,9 +322,30 @@ pub fn extension_names() -> String {
     names.join(", ")
 }
 
+/// Every request and notification method of the versions and the extensions, from their tables.
+pub fn methods() -> &'static HashSet<&'static str> {
+    static METHODS: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
+    METHODS.get_or_init(|| {
+        let modules = VERSIONS.iter().chain(EXTENSIONS.iter().map(|e| &e.module));
+        modules.flat_map(|m| m.requests.iter().map(|r| r.0).chain(m.notifications.iter().map(|n| n.0))).collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn methods_of_versions_and_extensions() {
+        let methods = methods();
+        println!("{} methods", methods.len());
+        for known in ["initialize", "server/discover", "tools/call", "notifications/initialized", "tasks/get", "skills/list", "ui/initialize"] {
+            assert!(methods.contains(known), "{known}");
+        }
+        for unknown in ["tools/run", "notifications", "", "Tools/call"] {
+            assert!(!methods.contains(unknown), "{unknown}");
+        }
+    }
 
     #[test]
     fn task_augmented_methods_come_from_the_types() {

@@ -192,7 +192,7 @@ pub fn proxy_lines(data: &[u8]) {
     for (i, line) in lines.iter().enumerate() {
         let number = i as u64 + 1;
         let before = counts_by_dir(&proxy_checker);
-        let checked = proxy::check_one(&mut proxy_checker, number, line, a.strict);
+        let checked = proxy::check_one(&mut proxy_checker, number, line);
         counted_as(&proxy_checker, before, line.dir, "check_one", &line.bytes);
 
         let mut recorded = Vec::new();

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use crate::inspect::Finding;
 
 /// 2026-07-28's error for a header that disagrees with the body (its transports page).
-pub const HEADER_MISMATCH: i64 = -32020;
+pub use mcp_spec_types::v2026_07_28::HEADER_MISMATCH;
 
 /// The rules whose breach the server answers with [`HEADER_MISMATCH`].
 pub const HEADER_RULES: [&str; 5] = ["transport.protocol-version-meta", "transport.mcp-method-header", "transport.mcp-name-header", "transport.mcp-param-header", "transport.header-mismatch-400"];

@@ -11,6 +11,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use http::{header, HeaderValue, Method, Request, Response, StatusCode};
 use http_body::Body;
+use mcp_spec_check::transport::header as mcp;
 use mcp_spec_types::tree::{Doc, Node};
 use mcp_spec_types::validate::Severity;
 use tracing::Span;
@@ -113,7 +114,7 @@ where
 }
 
 fn session_of(headers: &http::HeaderMap) -> Option<String> {
-    headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_string)
+    headers.get(mcp::SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string)
 }
 
 async fn handle<S, B, RB>(shared: Arc<Shared>, mut inner: S, request: Request<B>) -> Result<Response<GuardBody<RB>>, S::Error>
@@ -128,7 +129,7 @@ where
     let (parts, body) = request.into_parts();
     let span = request_span(&parts.method, &parts.headers);
     let session = session_of(&parts.headers);
-    let version = parts.headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
+    let version = parts.headers.get(mcp::PROTOCOL_VERSION).and_then(|v| v.to_str().ok());
     let head = RequestHead { method: &parts.method, uri: &parts.uri, headers: &parts.headers };
     let (forward, stream, owner, answered) = if parts.method == Method::POST {
         let read = Forward::read(body, shared.config.limits.max_body).await;
@@ -190,7 +191,7 @@ fn check_request(shared: &Shared, x: u64, head: RequestHead<'_>, session: Option
     let doc = Doc::parse_slice(bytes);
     let body = doc.as_ref().ok().map(Doc::root);
     let not_json = doc.as_ref().err().map(|e| format!("not JSON: {e}"));
-    let version = head.headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
+    let version = head.headers.get(mcp::PROTOCOL_VERSION).and_then(|v| v.to_str().ok());
     let (stream, owner) = shared.stream_for(session, body, version);
     let answered = body.filter(|b| b.get("id").is_some()).and_then(|b| b.get("method")).and_then(Node::as_str).map(method_label);
     if let Some(b) = body {

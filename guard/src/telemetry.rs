@@ -11,21 +11,20 @@
 //! `mcp.guard.refused`. A finding's event has `rule`, `severity`, `pointer`, `direction` and
 //! `message`.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use http::HeaderMap;
+use mcp_spec_check::transport::header as mcp;
+use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Kind, Node};
 use mcp_spec_types::validate::Severity;
 use tracing::field::Empty;
 use tracing::{Level, Span};
 
 use crate::inspect::{Direction, Finding};
-
-/// Where 2026-07-28 carries a request's version.
-const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The span of one HTTP request, its MCP attributes still empty.
 pub fn request_span(method: &http::Method, headers: &HeaderMap) -> Span {
@@ -47,10 +46,10 @@ pub fn request_span(method: &http::Method, headers: &HeaderMap) -> Span {
         "network.protocol.name" = "http",
         "mcp.guard.refused" = Empty,
     );
-    if let Some(id) = header(headers, "mcp-session-id") {
+    if let Some(id) = header(headers, mcp::SESSION_ID) {
         span.record("mcp.session.id", id);
     }
-    if let Some(v) = header(headers, "mcp-protocol-version") {
+    if let Some(v) = header(headers, mcp::PROTOCOL_VERSION) {
         span.record("mcp.protocol.version", v);
     }
     span
@@ -88,7 +87,7 @@ pub fn record_request(span: &Span, body: Node<'_>) {
     if let Some(id) = message.get("id").and_then(id_text) {
         span.record("jsonrpc.request.id", id);
     }
-    let carried = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_META_KEY)).or_else(|| params.filter(|_| method == "initialize").and_then(|p| p.get("protocolVersion")));
+    let carried = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(meta::PROTOCOL_VERSION)).or_else(|| params.filter(|_| method == "initialize").and_then(|p| p.get("protocolVersion")));
     if let Some(v) = carried.and_then(Node::as_str) {
         span.record("mcp.protocol.version", v);
     }
@@ -146,37 +145,32 @@ pub const OTHER_METHOD: &str = "_OTHER";
 /// A method as a label: one of the versions' and extensions' methods, else [`OTHER_METHOD`], so
 /// the label's values stay a closed set whatever the peers send.
 pub fn method_label(method: &str) -> &'static str {
-    static KNOWN: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    let known = KNOWN.get_or_init(|| {
-        let modules = mcp_spec_check::versions::VERSIONS.iter().chain(mcp_spec_check::versions::EXTENSIONS.iter().map(|e| &e.module));
-        modules.flat_map(|m| m.requests.iter().map(|r| r.0).chain(m.notifications.iter().map(|n| n.0))).collect()
-    });
-    known.get(method).copied().unwrap_or(OTHER_METHOD)
+    mcp_spec_check::versions::methods().get(method).copied().unwrap_or(OTHER_METHOD)
 }
 
-/// Observations counted per bucket (not cumulative; the last: past every bound), and their sum.
+/// Observations counted per bucket (not cumulative; the last: past every bound), and their sum in
+/// nanoseconds: a counter of [`Stats`]' (the checks' is [`Stats::check_nanos`]), so it is summed once.
 pub struct Histogram {
     bounds: &'static [f64],
     counts: Vec<AtomicU64>,
-    nanos: AtomicU64,
 }
 
 impl Histogram {
     fn new(bounds: &'static [f64]) -> Self {
-        Histogram { bounds, counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(), nanos: AtomicU64::new(0) }
+        Histogram { bounds, counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect() }
     }
 
-    pub fn observe(&self, took: Duration) {
+    pub fn observe(&self, took: Duration, sum_nanos: &AtomicU64) {
         let s = took.as_secs_f64();
         let i = self.bounds.iter().position(|b| s <= *b).unwrap_or(self.bounds.len());
         self.counts[i].fetch_add(1, Ordering::Relaxed);
-        self.nanos.fetch_add(took.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+        sum_nanos.fetch_add(took.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
     }
 
     /// The upper bounds (the last `+Inf`) with their counts, not cumulative, and the total seconds.
-    pub fn read(&self) -> (Vec<(f64, u64)>, f64) {
+    pub fn read(&self, sum_nanos: &AtomicU64) -> (Vec<(f64, u64)>, f64) {
         let bounds = self.bounds.iter().copied().chain([f64::INFINITY]);
-        (bounds.zip(self.counts.iter().map(|c| c.load(Ordering::Relaxed))).collect(), self.nanos.load(Ordering::Relaxed) as f64 / 1e9)
+        (bounds.zip(self.counts.iter().map(|c| c.load(Ordering::Relaxed))).collect(), sum_nanos.load(Ordering::Relaxed) as f64 / 1e9)
     }
 }
 
@@ -204,8 +198,9 @@ pub struct Stats {
     by_method: Mutex<BTreeMap<(&'static str, &'static str), u64>>,
     /// Each check's time ([`CHECK_BUCKETS`]).
     checks: Histogram,
-    /// `mcp.server.operation.duration` ([`DURATION_BUCKETS`]).
+    /// `mcp.server.operation.duration` ([`DURATION_BUCKETS`]), and its sum.
     durations: Histogram,
+    duration_nanos: AtomicU64,
 }
 
 impl Default for Stats {
@@ -226,6 +221,7 @@ impl Default for Stats {
             by_method: Mutex::default(),
             checks: Histogram::new(&CHECK_BUCKETS),
             durations: Histogram::new(&DURATION_BUCKETS),
+            duration_nanos: zero(0),
         }
     }
 }
@@ -261,23 +257,22 @@ impl Stats {
     }
 
     pub fn operation(&self, took: Duration) {
-        self.durations.observe(took);
+        self.durations.observe(took, &self.duration_nanos);
     }
 
     /// `mcp.server.operation.duration`: see [`Histogram::read`].
     pub fn operations(&self) -> (Vec<(f64, u64)>, f64) {
-        self.durations.read()
+        self.durations.read(&self.duration_nanos)
     }
 
     /// One check took `took`.
     pub fn checked(&self, took: Duration) {
-        Stats::add(&self.check_nanos, took.as_nanos().min(u64::MAX as u128) as u64);
-        self.checks.observe(took);
+        self.checks.observe(took, &self.check_nanos);
     }
 
     /// Each check's time: see [`Histogram::read`].
     pub fn checks(&self) -> (Vec<(f64, u64)>, f64) {
-        self.checks.read()
+        self.checks.read(&self.check_nanos)
     }
 
     /// Counts the messages of a body (a batch's members) checked `dir`; `answered`: the method of

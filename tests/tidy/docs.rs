@@ -1,8 +1,10 @@
 //! What tidy asks of the words around the code: a `//!` doc at the top of every hand-written Rust
-//! file, and every file or folder path a design document names existing in the tree.
+//! file, every file or folder path a design document names existing in the tree, and a code map row
+//! in ARCHITECTURE.md for every hand-written source file of each crate.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use super::measure::walk;
 
 /// The first line of a file that is neither blank, an inner attribute nor a plain `//` comment
 /// must be its `//!` doc: a file says what it is for before anything else.
@@ -42,25 +44,13 @@ pub(crate) fn named_paths(markdown: &str) -> Vec<String> {
 /// Every file and folder of the checkout, `/`-separated and relative to it, without build output,
 /// installed packages or git's own folder.
 pub(crate) fn tree(root: &Path) -> Vec<String> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-        let Ok(entries) = fs::read_dir(dir) else { return };
-        for e in entries.flatten() {
-            let p: PathBuf = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if matches!(name.as_str(), "target" | "node_modules" | ".git" | "upstream" | ".venv") {
-                continue;
-            }
+    let mut out: Vec<String> = walk(root)
+        .into_iter()
+        .map(|(p, is_dir)| {
             let rel = p.strip_prefix(root).expect("below the root").to_string_lossy().replace('\\', "/");
-            if p.is_dir() {
-                out.push(format!("{rel}/"));
-                walk(root, &p, out);
-            } else {
-                out.push(rel);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, root, &mut out);
+            if is_dir { format!("{rel}/") } else { rel }
+        })
+        .collect();
     out.sort();
     out
 }
@@ -70,4 +60,58 @@ pub(crate) fn tree(root: &Path) -> Vec<String> {
 pub(crate) fn resolves(name: &str, tree: &[String]) -> bool {
     let name = name.trim_start_matches("./");
     tree.iter().any(|t| t == name || t.ends_with(&format!("/{name}")))
+}
+
+/// Each crate of tidy's `CRATES` and the heading of its section in ARCHITECTURE.md's code map, whose
+/// tables give every hand-written source file of the crate a row (or a row for its folder).
+pub(crate) const CODE_MAP: &[(&str, &str)] = &[
+    ("generator", "### `generator/src/`"),
+    ("generated", "### `generated/`"),
+    ("engine", "### `engine/`"),
+    ("guard", "### `guard/`"),
+    ("xtask", "### `xtask/`"),
+    ("check", "### `check/`"),
+    ("cli", "### `cli/`"),
+    ("examples", "### `examples/`"),
+    ("bench", "### `bench/`"),
+];
+
+/// The text under a heading, up to the next heading of its level or above.
+pub(crate) fn section<'a>(markdown: &'a str, heading: &str) -> Option<&'a str> {
+    let at = markdown.match_indices(heading).map(|(i, _)| i).find(|i| (*i == 0 || markdown[..*i].ends_with('\n')) && markdown[i + heading.len()..].starts_with(['\n', '\r']))?;
+    let body = &markdown[at + heading.len()..];
+    let end = [body.find("\n## "), body.find("\n### ")].into_iter().flatten().min().unwrap_or(body.len());
+    Some(&body[..end])
+}
+
+/// The paths a section's table rows name in their first cell (`| \`a.rs\`, \`b/\` | ... |`).
+pub(crate) fn row_paths(section: &str) -> Vec<String> {
+    section.lines().filter(|l| l.starts_with('|')).filter_map(|l| l.split('|').nth(1)).flat_map(named_paths).collect()
+}
+
+/// A unit test module inside `src/` (`tests.rs`, `<what>_tests.rs`, or a file under a `tests/`
+/// folder) needs no row: its parent's row covers it.
+pub(crate) fn is_unit_test(path: &str) -> bool {
+    path.ends_with("/tests.rs") || path.ends_with("_tests.rs") || path.contains("/tests/")
+}
+
+/// What a crate's code map section lacks or names wrongly: a hand-written file (`files`, from the
+/// workspace root) without a row, and a row naming nothing. A row's path is relative to one of
+/// `bases` (the crate's source folders and the folder its heading names); a row ending in `/` covers
+/// every file below it.
+pub(crate) fn code_map_problems(section: &str, bases: &[String], files: &[String], tree: &[String]) -> Vec<String> {
+    let rows = row_paths(section);
+    let mut out = Vec::new();
+    for row in &rows {
+        if !bases.iter().any(|b| tree.iter().any(|t| *t == format!("{b}/{row}"))) {
+            out.push(format!("row `{row}` names nothing under {}", bases.join(" or ")));
+        }
+    }
+    for file in files.iter().filter(|f| !is_unit_test(f)) {
+        let covered = bases.iter().filter_map(|b| file.strip_prefix(&format!("{b}/"))).any(|rel| rows.iter().any(|r| r == rel || (r.ends_with('/') && rel.starts_with(r.as_str()))));
+        if !covered {
+            out.push(format!("`{file}` has no row (add one: its path and what it does)"));
+        }
+    }
+    out
 }

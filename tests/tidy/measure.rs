@@ -1,6 +1,6 @@
-//! How tidy measures Rust source text: the files of a crate with their unit and module, code with
-//! comments and literals blanked, the module paths a file names (its import edges), the circles
-//! among them, and each function's length.
+//! How tidy measures Rust source text: the one folder walk, the files of a crate with their unit
+//! and module, code with comments and literals blanked, the module paths a file names (its import
+//! edges), the circles among them, and each function's length.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -16,17 +16,34 @@ pub(crate) struct Source {
     pub(crate) text: String,
 }
 
-pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
+/// What no walk enters or lists: build output, installed packages, fetched inputs, git's and Python's
+/// own folders (a worktree's `.git` is a file).
+const NOT_WALKED: &[&str] = &["target", "node_modules", "upstream", ".git", ".venv"];
+
+/// The one folder walk of tidy: every file and folder below `dir` (folders with `true`), depth
+/// first in path order, without the entries of [`NOT_WALKED`].
+pub(crate) fn walk(dir: &Path) -> Vec<(PathBuf, bool)> {
+    fn go(dir: &Path, out: &mut Vec<(PathBuf, bool)>) {
+        let Ok(entries) = fs::read_dir(dir) else { return };
+        let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries.into_iter().filter(|p| !NOT_WALKED.iter().any(|n| p.file_name().is_some_and(|f| f == *n))) {
+            if p.is_dir() {
+                out.push((p.clone(), true));
+                go(&p, out);
+            } else {
+                out.push((p, false));
+            }
         }
     }
+    let mut out = Vec::new();
+    go(dir, &mut out);
+    out
+}
+
+/// The Rust files below `dir`, in path order.
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    walk(dir).into_iter().filter(|(p, is_dir)| !is_dir && p.extension().is_some_and(|e| e == "rs")).map(|(p, _)| p).collect()
 }
 
 /// The unit and module of a file, from its path below a `src/` folder.
@@ -59,9 +76,7 @@ pub(crate) fn unit_and_module(rel: &str) -> (String, String) {
 pub(crate) fn sources(root: &Path, dirs: &[&str]) -> Vec<Source> {
     let mut out = Vec::new();
     for dir in dirs {
-        let mut paths = Vec::new();
-        rust_files(&root.join(dir), &mut paths);
-        for p in paths {
+        for p in rust_files(&root.join(dir)) {
             let rel = p.strip_prefix(root.join(dir)).expect("under its folder").to_string_lossy().replace('\\', "/");
             let text = fs::read_to_string(&p).unwrap_or_default();
             if rel.starts_with("generated/") || text.lines().next().is_some_and(|l| l.contains("@generated")) {

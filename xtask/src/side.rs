@@ -1,6 +1,6 @@
 //! The steps of `cargo xtask test` that run beside the test build: the library compiling with each
-//! module feature alone, its docs without warnings under each feature set, and the release
-//! packages. None of them needs the test build, and each is mostly one rustc at a time, so they
+//! module feature alone, its docs without warnings under each feature set, the fuzz crate's kept
+//! inputs replayed, and the release packages. None of them needs the test build, and each is mostly one rustc at a time, so they
 //! take the core the test build leaves idle (BENCHMARKS.md, "Issue 32, fourth session"). They build
 //! in their own target folders (cargo lets one build at a time into a folder), and their output is
 //! kept and shown after the build's.
@@ -69,8 +69,35 @@ pub fn run(root: &Path, lib: &str, side: &mut Kept) -> Result<(), String> {
     side.times.push(("docs", started.elapsed()));
 
     let started = Instant::now();
+    fuzz_replay(root, &dir.join("fuzz"), side)?;
+    side.times.push(("fuzz replay", started.elapsed()));
+
+    let started = Instant::now();
     release::dry_run(root, lib, side)?;
     side.passed += 1;
     side.times.push(("release packages", started.elapsed()));
+    Ok(())
+}
+
+/// The fuzz crate is outside the workspace (libFuzzer's flags must not reach the normal build), so
+/// nothing else compiles it: a change to the crates it calls left it broken unseen twice. Its
+/// stable runner (no libFuzzer) is built here and replays each target's failing inputs kept in
+/// `fuzz/regressions/` and its seeds in `fuzz/seeds/`.
+fn fuzz_replay(root: &Path, dir: &Path, side: &mut Kept) -> Result<(), String> {
+    let fuzz = root.join("fuzz");
+    let targets = std::fs::read_dir(fuzz.join("fuzz_targets")).map_err(|e| format!("fuzz/fuzz_targets: {e}"))?;
+    let mut targets: Vec<String> = targets.filter_map(|e| Some(e.ok()?.path().file_stem()?.to_str()?.to_string())).collect();
+    targets.sort();
+    for t in &targets {
+        let kept: Vec<String> = ["regressions", "seeds"].iter().map(|d| format!("fuzz/{d}/{t}")).filter(|d| root.join(d).is_dir()).collect();
+        if kept.is_empty() {
+            continue;
+        }
+        let mut args = vec!["run", "--quiet", "--manifest-path", "fuzz/Cargo.toml", "--no-default-features", "--bin", "replay", "--", t.as_str()];
+        args.extend(kept.iter().map(String::as_str));
+        side.cargo(root, &args, &[("CARGO_TARGET_DIR", dir.as_os_str())]).map_err(|e| format!("fuzz replay of {t}: {e}"))?;
+        side.line(&format!("fuzz: {t}'s kept inputs replay without a failure ({})", kept.join(", ")));
+        side.passed += 1;
+    }
     Ok(())
 }

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use mcp_spec_types::validate::formats;
 use serde_json::Value;
 
 /// Most subschemas a tool schema may hold.
@@ -381,22 +382,8 @@ fn last_segment(uri: &str) -> &str {
 
 /// A URI fragment's `%XX` escapes decoded (a JSON pointer in a `$ref` is URI-encoded).
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let bytes = formats::percent_decode(s).unwrap_or_else(|lenient| lenient);
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[cfg(test)]

@@ -23,9 +23,8 @@ use crate::vocab::Direction;
 use crate::versions::VERSIONS;
 use mcp_spec_types::rpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use mcp_spec_types::v2026_07_28::MISSING_REQUIRED_CLIENT_CAPABILITY as MISSING_CAPABILITY;
+pub use mcp_spec_types::validate::tasks::EXTENSION_ID;
 
-/// The extension's id, as a key of `extensions` in capabilities.
-pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
 /// The requests that may be answered with a task ("Supported Methods").
 const SUPPORTED: [&str; 1] = ["tools/call"];
 /// `inputRequests` keys remembered per task; past it, new keys are not checked.

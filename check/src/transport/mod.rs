@@ -27,6 +27,23 @@ fn diag(rule: &'static rules::Rule, pointer: &str, message: String) -> Diag {
 /// The longest header value kept (the recording writer cuts at the same length).
 pub const VALUE_MAX: usize = 1024;
 
+/// The names (lowercased) of the MCP headers of Streamable HTTP that the transport rules read.
+pub mod header {
+    pub const SESSION_ID: &str = "mcp-session-id";
+    pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+    pub const LAST_EVENT_ID: &str = "last-event-id";
+    /// 2026-07-28's mirrored headers: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-{Name}`.
+    pub const METHOD: &str = "mcp-method";
+    pub const NAME: &str = "mcp-name";
+    pub const PARAM_PREFIX: &str = "mcp-param-";
+}
+
+/// The request headers the transport rules read ([`Headers`]); a recording keeps these and, by
+/// [`header::PARAM_PREFIX`], at most [`PARAMS_MAX`] `Mcp-Param-*`; no other (`authorization`, `cookie`: secrets).
+pub const REQUEST_HEADERS: [&str; 9] = ["accept", "content-type", "origin", "host", header::SESSION_ID, header::PROTOCOL_VERSION, header::LAST_EVENT_ID, header::METHOD, header::NAME];
+/// The response headers the transport rules read.
+pub const RESPONSE_HEADERS: [&str; 4] = ["content-type", header::SESSION_ID, "allow", "location"];
+
 /// The headers the transport rules read (names lowercased); a recording keeps only these.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Headers {
@@ -56,13 +73,13 @@ impl Headers {
             "content-type" => &mut self.content_type,
             "origin" => &mut self.origin,
             "host" => &mut self.host,
-            "mcp-session-id" => &mut self.session_id,
-            "mcp-protocol-version" => &mut self.protocol_version,
-            "last-event-id" => &mut self.last_event_id,
+            header::SESSION_ID => &mut self.session_id,
+            header::PROTOCOL_VERSION => &mut self.protocol_version,
+            header::LAST_EVENT_ID => &mut self.last_event_id,
             "allow" => &mut self.allow,
             "location" => &mut self.location,
-            "mcp-method" => &mut self.mcp_method,
-            "mcp-name" => &mut self.mcp_name,
+            header::METHOD => &mut self.mcp_method,
+            header::NAME => &mut self.mcp_name,
             _ => return None,
         })
     }
@@ -77,7 +94,7 @@ impl Headers {
     /// value is cut to [`VALUE_MAX`].
     pub fn add(&mut self, name: &str, value: &str) {
         let lower = name.to_ascii_lowercase();
-        if let Some(param) = lower.strip_prefix("mcp-param-") {
+        if let Some(param) = lower.strip_prefix(header::PARAM_PREFIX) {
             let param = cut(param.to_string());
             match self.mcp_params.iter().position(|(n, _)| *n == param) {
                 Some(i) => self.mcp_params[i].1 = cut(format!("{}, {value}", self.mcp_params[i].1)),

@@ -14,9 +14,7 @@
 //! extension added) is MCP when it went to an endpoint (scheme, host and path) that some MCP
 //! entry of the same file went to; otherwise it is skipped as not MCP.
 
-use std::collections::HashSet;
 use std::fmt;
-use std::sync::OnceLock;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -68,24 +66,14 @@ fn probe(text: &str) -> bool {
     serde_json::from_str::<Probes>(text).is_ok_and(|p| p.0)
 }
 
-/// The method names of every schema module the checker knows.
-fn mcp_methods() -> &'static HashSet<&'static str> {
-    static METHODS: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    METHODS.get_or_init(|| {
-        let modules = crate::versions::VERSIONS.iter().chain(crate::versions::EXTENSIONS.iter().map(|e| &e.module));
-        let mut set = HashSet::new();
-        for m in modules {
-            set.extend(m.requests.iter().map(|r| r.0));
-            set.extend(m.notifications.iter().map(|n| n.0));
-        }
-        // Names other JSON-RPC protocols use as well: they need more (see `Probe`). A2A (agent to
-        // agent) has `tasks/get` and `tasks/cancel`; an MCP client sends those with its
-        // `MCP-Protocol-Version` header (every version with tasks requires it) or to its MCP endpoint.
-        set.remove("initialize");
-        set.remove("ping");
-        set.retain(|m| !m.starts_with("tasks/"));
-        set
-    })
+/// Whether `method` is one of the methods of every schema module the checker knows
+/// ([`crate::versions::methods`]) that no other JSON-RPC protocol uses.
+fn mcp_method(method: &str) -> bool {
+    // Names other JSON-RPC protocols use as well: they need more (see `Probe`). A2A (agent to
+    // agent) has `tasks/get` and `tasks/cancel`; an MCP client sends those with its
+    // `MCP-Protocol-Version` header (every version with tasks requires it) or to its MCP endpoint.
+    let shared = matches!(method, "initialize" | "ping") || method.starts_with("tasks/");
+    !shared && crate::versions::methods().contains(method)
 }
 
 /// The visits of every JSON kind but an object, for a probe that only an object can satisfy:
@@ -164,7 +152,7 @@ impl Probe {
         }
         Ok(match method.as_deref() {
             Some("initialize") => versioned,
-            Some(m) => m.starts_with("notifications/") || mcp_methods().contains(m),
+            Some(m) => m.starts_with("notifications/") || mcp_method(m),
             None => result && versioned,
         })
     }

@@ -4,3 +4,13 @@
 
 pub mod client;
 pub mod server;
+
+/// The names (lowercased) of the transport's MCP headers that the server and the client use.
+pub mod header {
+    pub const SESSION_ID: &str = "mcp-session-id";
+    pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+    pub const LAST_EVENT_ID: &str = "last-event-id";
+    /// 2026-07-28's mirrored headers (SEP-2243).
+    pub const METHOD: &str = "mcp-method";
+    pub const NAME: &str = "mcp-name";
+}

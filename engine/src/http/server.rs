@@ -91,14 +91,15 @@ use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::tree::{Doc, Node};
 use respond::{accepts, answer_or_stream, batch, host_allowed, json, origin_allowed, plain, sse, status_of, too_large, Reply};
 use session::Session;
+use super::header::{LAST_EVENT_ID, PROTOCOL_VERSION};
 
 /// The body of every response of [`McpService`].
 pub type ResponseBody = BoxBody<Bytes, Infallible>;
 
 /// The session header.
-pub const SESSION_ID: &str = "mcp-session-id";
+pub use super::header::SESSION_ID;
 /// The 2026-07-28 error for an `MCP-Protocol-Version` header that differs from the request's `_meta`.
-pub const HEADER_MISMATCH: i64 = -32020;
+pub use mcp_spec_types::v2026_07_28::HEADER_MISMATCH;
 
 /// The service's bounds and checks. Every table is bounded; the defaults suit a server on one
 /// machine.
@@ -387,7 +388,7 @@ impl<H: Handler> Shared<H> {
         if !accepts(headers, "text/event-stream") {
             return plain(StatusCode::NOT_ACCEPTABLE, "GET opens a text/event-stream");
         }
-        let last_event_id = headers.get("last-event-id").and_then(|v| v.to_str().ok());
+        let last_event_id = headers.get(LAST_EVENT_ID).and_then(|v| v.to_str().ok());
         match session.lock().attach(last_event_id) {
             Some(events) => sse(events),
             None => plain(StatusCode::NOT_FOUND, "no such stream"),
@@ -415,7 +416,7 @@ impl<H: Handler> Shared<H> {
         let found = id.to_str().ok().and_then(|id| self.sessions.lock().ok()?.get(id).cloned());
         let Some(session) = found else { return Err(Box::new(plain(StatusCode::NOT_FOUND, "no such session"))) };
         session.last_used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
-        let asked = headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
+        let asked = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok());
         // A version no spec names is 400; another known one than the session's is let through
         // (clients send the one they first tried, and the conformance suite sends 2025-03-26).
         if asked.is_some_and(|v| mcp_spec_types::negotiate::lifecycle(v).is_none()) {
@@ -439,7 +440,7 @@ impl<H: Handler> Shared<H> {
         if self.info.per_request_versions().is_empty() {
             return Err(Box::new(plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")));
         }
-        let header = headers.get("mcp-protocol-version").and_then(|v| v.to_str().ok());
+        let header = headers.get(PROTOCOL_VERSION).and_then(|v| v.to_str().ok());
         if let Some(meta) = meta_version.filter(|meta| header != Some(*meta)) {
             let message_text = format!("Header mismatch: MCP-Protocol-Version is {header:?}, params._meta names {meta:?}");
             let answer = serde_json::json!({"jsonrpc": "2.0", "id": message.and_then(|m| m.get("id")).map(Node::to_value), "error": {"code": HEADER_MISMATCH, "message": message_text}});

@@ -88,10 +88,7 @@ fn give_up<T>() -> Result<T> {
 /// Reads `text` as one `T`, or `None` when serde_json must read it (the tests' view of [`read_outcome`]).
 #[cfg(test)]
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
-    match read_outcome(text) {
-        Outcome::Read(v) => Some(v),
-        Outcome::Refused | Outcome::Left => None,
-    }
+    read_outcome(text).read()
 }
 
 /// What this reader made of an input.
@@ -103,14 +100,24 @@ pub(crate) enum Outcome<T> {
     Left,
 }
 
+impl<T> Outcome<T> {
+    /// The value, when this reader made it.
+    fn read(self) -> Option<T> {
+        match self {
+            Outcome::Read(v) => Some(v),
+            Outcome::Refused | Outcome::Left => None,
+        }
+    }
+}
+
 pub(crate) fn read_outcome<'de, T: de::Deserialize<'de>>(text: &'de str) -> Outcome<T> {
     let mut ending = Ending::default();
     let out = read_value(text, &mut ending);
+    let left = ending.left(out.is_ok());
     // Matched in place rather than mapped: a message is a few hundred bytes, and each
     // rewrapping of it is a copy.
     match out {
-        _ if ending.gave_up => Outcome::Left,
-        Ok(_) if ending.trailing => Outcome::Left,
+        _ if left => Outcome::Left,
         Ok(v) => Outcome::Read(v),
         Err(_) => Outcome::Refused,
     }
@@ -123,6 +130,15 @@ struct Ending {
     gave_up: bool,
     /// Input after the value: serde_json's error (`trailing characters`).
     trailing: bool,
+}
+
+impl Ending {
+    /// Whether serde_json must read the input (given up, or a value with input after it); else a
+    /// read value is the answer, and a refused read (a visitor's own error) is serde_json's error too.
+    #[inline]
+    fn left(&self, read: bool) -> bool {
+        self.gave_up || (read && self.trailing)
+    }
 }
 
 /// Reads `text` as one `T`, and says in `ending` how the read ended: the value is returned
@@ -193,10 +209,17 @@ use reader::*;
 /// # }
 /// ```
 pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8]) -> std::result::Result<T, serde_json::Error> {
-    match std::str::from_utf8(bytes) {
-        Ok(json) => answer(json, || serde_json::from_slice(bytes)),
-        Err(_) => guess_then_read(|| serde_json::from_slice(bytes)),
+    match utf8(bytes) {
+        Some(json) => answer(json, || serde_json::from_slice(bytes)),
+        None => guess_then_read(|| serde_json::from_slice(bytes)),
     }
+}
+
+/// The input as text, checked with SIMD (`simdutf8`): over a large string the check cost as much as
+/// the reader's own scan with `std::str::from_utf8` (BENCHMARKS.md, "The typed read, fifth round").
+/// Its error says only that the input is not UTF-8: serde_json's read of the bytes gives the error.
+pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
+    simdutf8::basic::from_utf8(bytes).ok()
 }
 
 /// [`from_slice`] for a string.
@@ -225,11 +248,12 @@ fn answer<'a, T: de::Deserialize<'a>>(
         };
     }
     drop(guessing);
-    // As `read_outcome` decides: read, refused, or left to serde_json.
+    // As `read_outcome` decides, without its `Outcome` around the value.
+    let left = ending.left(out.is_ok());
     match out {
-        Ok(v) if !ending.gave_up && !ending.trailing => Ok(v),
-        Err(_) if !ending.gave_up => refused(serde),
-        _ => guess_then_read(serde),
+        _ if left => guess_then_read(serde),
+        Ok(v) => Ok(v),
+        Err(_) => refused(serde),
     }
 }
 
@@ -259,10 +283,7 @@ fn refused<T>(read: impl FnOnce() -> std::result::Result<T, serde_json::Error>) 
 /// would leave it to serde_json. For tests that check which path read a value, not only the value.
 #[doc(hidden)]
 pub fn read_here<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
-    match read_fast(json) {
-        Outcome::Read(v) => Some(v),
-        Outcome::Refused | Outcome::Left => None,
-    }
+    read_fast(json).read()
 }
 
 fn guess_then_read<T>(read: impl Fn() -> std::result::Result<T, serde_json::Error>) -> std::result::Result<T, serde_json::Error> {

@@ -411,6 +411,15 @@ fn keys_that_differ_in_one_byte_are_different_keys() {
     assert_eq!(failed, 0);
 }
 
+/// `special` is exactly the bytes JSON text must not hold unescaped in a string (RFC 8259: `"`,
+/// `\` and U+0000 to U+001F), with the bit trick it uses; every byte value.
+#[test]
+fn special_is_quote_backslash_and_control_bytes() {
+    let wrong: Vec<u8> = (0..=255u8).filter(|&b| reader::special(b) != (b == b'"' || b == b'\\' || b < 0x20)).collect();
+    println!("{} passed, {} failed", 256 - wrong.len(), wrong.len());
+    assert!(wrong.is_empty(), "misjudged bytes: {wrong:x?}");
+}
+
 /// The scans for a string's end (the first eight or sixteen bytes in the caller, then words,
 /// then 64-byte blocks and the words of the block that holds the byte) find the first special
 /// byte wherever it is, past bytes with the high bit set too.

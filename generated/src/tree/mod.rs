@@ -223,9 +223,9 @@ impl<'t> Doc<'t> {
 
     /// [`Doc::parse`] for bytes, which must be UTF-8 (serde_json's error otherwise).
     pub fn parse_slice(bytes: &'t [u8]) -> Result<Doc<'t>, serde_json::Error> {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Doc::parse(text),
-            Err(_) => Err(parse::slice_error(bytes)),
+        match crate::read::utf8(bytes) {
+            Some(text) => Doc::parse(text),
+            None => Err(parse::slice_error(bytes)),
         }
     }
 

@@ -17,7 +17,7 @@ pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
 /// The URI scheme of UI resources.
 pub const URI_SCHEME: &str = "ui://";
 /// The `_meta` key that holds a tool's or resource's UI metadata.
-pub const META_KEY: &str = "ui";
+pub const META_KEY: &str = crate::runtime::meta::UI;
 /// The flat key that older servers used for a tool's UI resource.
 pub const DEPRECATED_RESOURCE_URI_KEY: &str = "ui/resourceUri";
 /// The extension's identifier in capabilities.

@@ -124,6 +124,19 @@ pub fn base64(s: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn percent_decode_is_strict_and_lenient() {
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        let decoded = |s: &str| super::percent_decode(s).map(text).map_err(text);
+        for (s, want) in [("a%20b", "a b"), ("caf%C3%A9", "caf\u{e9}"), ("%2b+%2F", "++/"), ("plain", "plain"), ("", "")] {
+            assert_eq!(decoded(s), Ok(want.to_string()), "{s:?}");
+        }
+        // A `%` that starts no escape: `Err`, with the lenient reading (the `%` kept).
+        for (s, lenient) in [("100%", "100%"), ("%4", "%4"), ("%zz%41", "%zzA"), ("%+A", "%+A"), ("%-1", "%-1"), ("%\u{e9}", "%\u{e9}")] {
+            assert_eq!(decoded(s), Err(lenient.to_string()), "{s:?}");
+        }
+    }
+
+    #[test]
     fn uri_ascii_fast_path() {
         for ok in ["https://a.b/c?d=e#f", "urn:x", "file:///%7E", "a:\u{e9}"] {
             assert!(super::uri(ok).is_ok(), "{ok:?}");
@@ -170,4 +183,28 @@ mod tests {
 
 pub fn decode_base64(s: &str) -> Result<Vec<u8>, String> {
     base64::engine::general_purpose::STANDARD.decode(s).map_err(|e| format!("not valid base64: {e}"))
+}
+
+/// `s` with its `%XX` escapes (RFC 3986) decoded, as bytes: `Ok` when every `%` starts one, else `Err`
+/// with what a lenient reader takes (each `%` not followed by two hex digits kept as written).
+pub fn percent_decode(s: &str) -> Result<Vec<u8>, Vec<u8>> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut well_formed = true;
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, ..) => {
+                well_formed &= c != b'%';
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    if well_formed { Ok(out) } else { Err(out) }
 }

@@ -4,7 +4,7 @@
 
 use crate::tree::Node;
 
-use super::formats::decode_base64;
+use super::formats::{decode_base64, percent_decode};
 use super::{Cx, Options};
 
 pub mod svg;
@@ -155,7 +155,7 @@ fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
             }
         }
     } else {
-        match percent_decode(uri.data) {
+        match percent_decode(uri.data).ok() {
             Some(b) => b,
             None => {
                 cx.error("icon.data", "the `data:` URI has a bad percent escape");
@@ -200,23 +200,6 @@ fn implied_by_extension(src: &str) -> Option<&'static str> {
         "webp" => Some("image/webp"),
         _ => None,
     }
-}
-
-fn percent_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Some(out)
 }
 
 /// What [`pick`] needs to know about an icon; implemented for every version's `Icon`.

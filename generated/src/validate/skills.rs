@@ -82,23 +82,8 @@ pub fn percent_decoded(s: &str) -> Cow<'_, str> {
     if !s.contains('%') {
         return Cow::Borrowed(s);
     }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (c, ..) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).map_or(Cow::Borrowed(s), Cow::Owned)
+    let bytes = super::formats::percent_decode(s).unwrap_or_else(|lenient| lenient);
+    String::from_utf8(bytes).map_or(Cow::Borrowed(s), Cow::Owned)
 }
 
 /// Whether `uri` is a file within the skill directory `dir` (no `.` or `..` segment, no empty one).

@@ -46,6 +46,9 @@ use crate::tree::Node;
 
 use super::Cx;
 
+/// The extension's key in `capabilities.extensions`.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
+
 /// A task's state (`Task` and every type that carries one: `CreateTaskResult`, `GetTaskResult`,
 /// the `DetailedTask` members, `notifications/tasks` params).
 pub fn task<'v>(v: Node<'v>, cx: &mut Cx<'v>) {

@@ -29,6 +29,7 @@ use crate::bridge::elide::WRAP_ROOM;
 use crate::proxy::http::limits::Held;
 use crate::proxy::http::record::{end_line, header, request_line, response_line, SESSIONS_MAX};
 use crate::input::MAX_LINE;
+use crate::transport::header::SESSION_ID;
 
 pub type Answer = Response<Either<Stream, Full<Bytes>>>;
 
@@ -85,7 +86,7 @@ pub async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Inf
     let x = ctx.x();
     let (parts, body) = req.into_parts();
     ctx.rec.offer(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client));
-    let session_id = header(&parts.headers, "mcp-session-id");
+    let session_id = header(&parts.headers, SESSION_ID);
     let known = session_id.as_ref().map(|id| ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned());
     if let Some(None) = known {
         return Ok(plain(&ctx, x, StatusCode::NOT_FOUND, "no such session (it ended, or the bridge never gave this id)", None));

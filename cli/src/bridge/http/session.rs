@@ -17,6 +17,7 @@ use crate::bridge::head::Head;
 use crate::bridge::{Bridge, Leg, Output, Record, Reply};
 use crate::vocab::Direction;
 use crate::proxy::http::record::{end_line, request_line, response_line};
+use crate::transport::header;
 
 /// Pieces queued for one client response (a POST's answer, the GET stream).
 pub const POST_QUEUE: usize = 1024;
@@ -174,7 +175,7 @@ impl Session {
         let mut h = HeaderMap::new();
         h.insert(CONTENT_TYPE, HeaderValue::from_static(if json { "application/json" } else { "text/event-stream" }));
         if let Some(v) = self.id.as_deref().and_then(|s| HeaderValue::from_str(s).ok()) {
-            h.insert("mcp-session-id", v);
+            h.insert(header::SESSION_ID, v);
         }
         h
     }
@@ -248,11 +249,11 @@ impl Session {
             h.insert(HOST, v);
         }
         if let Some(v) = self.upstream_session.as_deref().and_then(|s| HeaderValue::from_str(s).ok()) {
-            h.insert("mcp-session-id", v);
+            h.insert(header::SESSION_ID, v);
         }
         let version = self.bridge.server_version();
         if !initialize && version >= "2025-06-18" {
-            h.insert("mcp-protocol-version", HeaderValue::from_static(version));
+            h.insert(header::PROTOCOL_VERSION, HeaderValue::from_static(version));
         }
         if let (Some(method), true) = (method, version >= "2026-07-28") {
             let name = match method {
@@ -260,7 +261,7 @@ impl Session {
                 "resources/read" => msg.and_then(|m| m.param("uri")),
                 _ => None,
             };
-            for (header, value) in [("mcp-method", Some(method)), ("mcp-name", name.as_deref())] {
+            for (header, value) in [(header::METHOD, Some(method)), (header::NAME, name.as_deref())] {
                 if let Some(v) = value.and_then(|v| HeaderValue::from_str(&mirror(v)).ok()) {
                     h.insert(header, v);
                 }
@@ -350,24 +351,8 @@ impl Session {
     }
 }
 
-/// A value as a mirroring header carries it (2026-07-28): as it is when it is visible ASCII or
-/// space with no space at either end and not itself of the encoded form, else `=?base64?...?=` of
-/// its UTF-8 bytes.
-pub fn mirror(v: &str) -> String {
-    let plain = v.bytes().all(|b| (0x20..=0x7e).contains(&b)) && v.trim() == v && !(v.starts_with("=?base64?") && v.ends_with("?="));
-    if plain {
-        return v.to_string();
-    }
-    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::from("=?base64?");
-    for c in v.as_bytes().chunks(3) {
-        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            out.push(if i <= c.len() { B64[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
-        }
-    }
-    out + "?="
-}
+/// A value as a mirroring header carries it (2026-07-28): the engine's client writes it the same way.
+pub use mcp_spec_engine::http::client::header_value as mirror;
 
 fn piece_len(p: &Piece) -> u64 {
     match p {

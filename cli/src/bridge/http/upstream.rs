@@ -24,6 +24,7 @@ use crate::proxy::http::record::{end_line, event_line, header, request_line, res
 use crate::proxy::http::EVENT_MAX;
 use crate::sse::SseParser;
 use crate::input::MAX_LINE;
+use crate::transport::header::SESSION_ID;
 
 fn lock(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
     s.lock().unwrap_or_else(PoisonError::into_inner)
@@ -63,7 +64,7 @@ async fn send_one(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, send: Send) {
             ctx.rec.offer(on_leg(response_line(x, status.as_u16(), resp.headers()), Leg::Server));
             let start_get = {
                 let mut session = lock(&s);
-                if let (None, Some(up)) = (&session.upstream_session, header(resp.headers(), "mcp-session-id")) {
+                if let (None, Some(up)) = (&session.upstream_session, header(resp.headers(), SESSION_ID)) {
                     session.upstream_session = Some(up);
                 }
                 // After the initialization (not with its answer): a server may refuse a GET before it.
@@ -239,7 +240,7 @@ pub async fn delete(ctx: Arc<Ctx>, upstream_session: String, mut headers: Header
     let x = ctx.x();
     headers.remove(CONTENT_TYPE);
     if let Ok(v) = HeaderValue::from_str(&upstream_session) {
-        headers.insert("mcp-session-id", v);
+        headers.insert(SESSION_ID, v);
     }
     if let Some(resp) = bodyless(&ctx, x, Method::DELETE, headers).await {
         let bytes = resp.into_body().collect().await.map_or(0, |b| b.to_bytes().len() as u64);

@@ -28,13 +28,9 @@ pub const EXCHANGES_MAX: usize = 4096;
 /// Messages of one exchange held while its session is not known; more go on without one.
 const HELD_MAX: usize = 256;
 
-/// The request headers kept in the recording; no other (`authorization`, `cookie`: secrets).
-/// 2026-07-28's mirrored `mcp-method` and `mcp-name` too; `mcp-param-*` are kept by prefix ([`PARAM_PREFIX`]).
-pub const REQUEST_HEADERS: [&str; 9] = ["accept", "content-type", "origin", "host", "mcp-session-id", "mcp-protocol-version", "last-event-id", "mcp-method", "mcp-name"];
-/// The `Mcp-Param-{Name}` headers a tool's `x-mcp-header` marks (2026-07-28); at most [`PARAMS_MAX`] kept.
-pub const PARAM_PREFIX: &str = "mcp-param-";
-pub const PARAMS_MAX: usize = crate::transport::PARAMS_MAX;
-pub const RESPONSE_HEADERS: [&str; 4] = ["content-type", "mcp-session-id", "allow", "location"];
+/// The headers kept in the recording: those the transport rules read, and the `Mcp-Param-{Name}`
+/// headers a tool's `x-mcp-header` marks (2026-07-28) by prefix; no other (`authorization`, `cookie`: secrets).
+pub use crate::transport::{header::PARAM_PREFIX, PARAMS_MAX, REQUEST_HEADERS, RESPONSE_HEADERS};
 
 /// How a line routes its exchange's messages to a checker stream.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,6 +23,7 @@ use super::body::{BodyTap, Fault, Rewrite, Tapped};
 use super::guard::{Guard, Refusal, Seen};
 use super::limits::{BodyBudget, ServeOptions};
 use crate::input::MAX_LINE;
+use crate::transport::header::SESSION_ID;
 use super::record::{self, Rec, Recorder, Route};
 use super::upstream::{self, Upstream};
 
@@ -166,7 +167,7 @@ pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, serving: Arc<Serving>, 
 /// request's head and body, the answer's head and body, and its end.
 pub(super) fn record_answered(ctx: &Ctx, request: &hyper::http::request::Parts, body: Option<&[u8]>, answer: &hyper::http::response::Parts, answer_body: &[u8]) {
     let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
-    let session = record::header(&request.headers, "mcp-session-id");
+    let session = record::header(&request.headers, SESSION_ID);
     let line = record::request_line(x, request.method.as_str(), request.uri.path(), request.uri.query(), &request.headers);
     ctx.rec.offer(Rec { x, line, route: Route::Request(session), check: None });
     if let Some(body) = body {
@@ -181,7 +182,7 @@ pub(super) fn record_answered(ctx: &Ctx, request: &hyper::http::request::Parts, 
 /// A request the guard refused: recorded (request, response and an end saying why), not sent on.
 pub(super) fn refused(ctx: &Ctx, parts: &hyper::http::request::Parts, status: u16, why: &str) -> Answer {
     let x = ctx.next_x.fetch_add(1, Ordering::Relaxed);
-    let session = record::header(&parts.headers, "mcp-session-id");
+    let session = record::header(&parts.headers, SESSION_ID);
     let line = record::request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers);
     ctx.rec.offer(Rec { x, line, route: Route::Request(session), check: None });
     refuse(ctx, x, StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN), why)
@@ -205,7 +206,7 @@ where
     let (mut parts, body) = req.into_parts();
     let path = parts.uri.path().to_string();
     let query = parts.uri.query().map(str::to_string);
-    let session = record::header(&parts.headers, "mcp-session-id");
+    let session = record::header(&parts.headers, SESSION_ID);
     let line = record::request_line(x, parts.method.as_str(), &path, query.as_deref(), &parts.headers);
     ctx.rec.offer(Rec { x, line, route: Route::Request(session), check: None });
 
@@ -246,7 +247,7 @@ where
         }
     };
     let (mut parts, body) = resp.into_parts();
-    let session = record::header(&parts.headers, "mcp-session-id");
+    let session = record::header(&parts.headers, SESSION_ID);
     let ends = is_delete && parts.status.is_success();
     let route = Route::Response { session, ends };
     ctx.rec.offer(Rec { x, line: record::response_line(x, parts.status.as_u16(), &parts.headers), route, check: None });

@@ -3,6 +3,7 @@
 
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, CONNECTION, HOST};
 use hyper::Uri;
+use mcp_spec_types::validate::formats;
 
 /// The upstream (`--upstream URL`): `http` or `https`, its authority and its base path (the URL's
 /// path up to its last `/`; a request for `/P` goes to `BASE` + `P`), and its query, which goes on
@@ -108,27 +109,9 @@ pub fn redact_query(query: &str) -> String {
 
 /// A query name with its `%XX` escapes and `+` decoded (bytes that are not UTF-8 lossily).
 fn percent_decoded(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (b'+', ..) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (c, ..) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    // `+` is a space in a query; an escaped one (`%2B`) stays `+`, as it is decoded after.
+    let bytes = formats::percent_decode(&s.replace('+', " ")).unwrap_or_else(|lenient| lenient);
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Hop-by-hop headers (RFC 9110, 7.6.1): they describe one connection, so they stop at the proxy.

@@ -47,7 +47,6 @@ pub async fn connect<I: RequestMethod>(url: &str, config: Config, limits: Limits
 
 /// `server/discover`: `Ok(Ok(result))` when it lists the client's version now, `Ok(Err(why))`
 /// for a reason to fall back.
-#[cfg(feature = "v2026-07-28")]
 async fn discover(conn: &mut Connection, timeout: Duration) -> Result<Result<Value, String>, CallError> {
     let handle = conn.engine().discover(std::time::Instant::now(), Some(timeout))?;
     let outcome = conn.wait_for(handle, |_, _| {}).await;
@@ -59,9 +58,4 @@ async fn discover(conn: &mut Connection, timeout: Duration) -> Result<Result<Val
         Err(CallError::Request(why)) => Err(format!("server/discover: {why}")),
         Err(other) => return Err(other),
     })
-}
-
-#[cfg(not(feature = "v2026-07-28"))]
-async fn discover(_: &mut Connection, _: Duration) -> Result<Result<Value, String>, CallError> {
-    Ok(Err("this build has no protocol 2026-07-28 (feature `v2026-07-28`)".into()))
 }

@@ -19,13 +19,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::sse::SseReader;
 use super::{Limits, HTTP_ERROR};
 use crate::driver::Input;
+use crate::http::header::{LAST_EVENT_ID, METHOD, NAME, PROTOCOL_VERSION, SESSION_ID};
 use crate::Client;
 use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Doc, Node};
 
-const SESSION_ID: &str = "mcp-session-id";
-const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-const LAST_EVENT_ID: &str = "last-event-id";
 // Before the first resumption when the server set no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 // How long a POST sent after the GET stream was asked for waits for that stream's answer, so a
@@ -306,14 +304,14 @@ impl Exchange {
 pub(super) fn per_request_headers(message: Node<'_>) -> Vec<(&'static str, String)> {
     let Some(version) = message.pointer("/params/_meta").and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Node::as_str) else { return Vec::new() };
     let Some(method) = message.get("method").and_then(Node::as_str) else { return Vec::new() };
-    let mut headers = vec![(PROTOCOL_VERSION, version.to_owned()), ("mcp-method", method.to_owned())];
+    let mut headers = vec![(PROTOCOL_VERSION, version.to_owned()), (METHOD, method.to_owned())];
     let name = match method {
         "tools/call" | "prompts/get" => message.pointer("/params/name"),
         "resources/read" => message.pointer("/params/uri"),
         _ => None,
     };
     if let Some(name) = name.and_then(Node::as_str) {
-        headers.push(("mcp-name", header_value(name)));
+        headers.push((NAME, header_value(name)));
     }
     headers
 }

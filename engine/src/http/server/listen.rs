@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use crate::Request;
 
 /// The `_meta` key naming the subscription a notification belongs to.
-pub const SUBSCRIPTION_ID_META_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+pub const SUBSCRIPTION_ID_META_KEY: &str = mcp_spec_types::runtime::meta::SUBSCRIPTION_ID;
 
 /// Resource URIs one subscription may name (more are not agreed to).
 const MAX_RESOURCE_SUBSCRIPTIONS: usize = 256;

@@ -28,6 +28,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 
 use mcp_spec_engine::{Config, Event, Request, Server, ServerInfo, Transmit};
 use mcp_spec_types::read_message;
+use mcp_spec_types::rpc::{INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
 use mcp_spec_types::runtime::{Message, RpcError};
 use mcp_spec_types::v2025_11_25::ClientMessage;
 use serde_json::{json, Value};
@@ -102,8 +103,8 @@ fn answer(server: &mut Server, request: &Request) {
     }
     let outcome = match bridge::message(&peer, APP_VERSION, &message) {
         Ok(converted) => run_app(&peer, &request.method, converted),
-        Err(f) if f.unknown_method => Err(rpc_error(-32601, format!("Method not found: {f}"))),
-        Err(f) => Err(rpc_error(-32602, format!("Invalid params: {f}"))),
+        Err(f) if f.unknown_method => Err(rpc_error(METHOD_NOT_FOUND, format!("Method not found: {f}"))),
+        Err(f) => Err(rpc_error(INVALID_PARAMS, format!("Invalid params: {f}"))),
     };
     let sent = match outcome {
         Ok(result) => server.respond(&request.id, &result),
@@ -118,16 +119,16 @@ fn answer(server: &mut Server, request: &Request) {
 fn run_app(peer: &str, method: &str, request: Value) -> Result<Value, RpcError> {
     let request = match read_message::<ClientMessage>(request.to_string()) {
         Ok(Message::Request(request)) => request,
-        Ok(_) => return Err(rpc_error(-32600, "Invalid Request: not a request".into())),
+        Ok(_) => return Err(rpc_error(INVALID_REQUEST, "Invalid Request: not a request".into())),
         Err(invalid) => return Err(invalid.error),
     };
     let answer = serde_json::to_value(app::answer(request)).expect("an answer writes as JSON");
     let Some(result) = answer.get("result") else {
         // Error objects are the same in every version.
-        return Err(serde_json::from_value(answer["error"].clone()).unwrap_or_else(|e| rpc_error(-32603, format!("Internal error: {e}"))));
+        return Err(serde_json::from_value(answer["error"].clone()).unwrap_or_else(|e| rpc_error(INTERNAL_ERROR, format!("Internal error: {e}"))));
     };
     let converted = if peer == gateway::VERSION { gateway::result(method, result.clone()) } else { to_peer(peer, method, result.clone()) };
-    converted.map_err(|f| rpc_error(-32603, format!("Internal error: the answer does not convert to {peer}: {f}")))
+    converted.map_err(|f| rpc_error(INTERNAL_ERROR, format!("Internal error: the answer does not convert to {peer}: {f}")))
 }
 
 /// A 2025-11-25 result for a peer of a handshake version. The one lossy case this application meets:

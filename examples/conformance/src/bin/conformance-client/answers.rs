@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use mcp_spec_types::rpc::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::v2025_11_25 as mcp;
 use serde_json::{json, Map, Value};
@@ -65,7 +66,7 @@ pub fn without_bad_nulls(
 pub fn serve(method: &str, params: Option<&Value>) -> Result<Value, RpcError> {
     let as_json = |v: Result<Value, serde_json::Error>| {
         v.map_err(|e| RpcError {
-            code: -32603,
+            code: INTERNAL_ERROR,
             message: e.to_string(),
             data: None,
         })
@@ -89,14 +90,14 @@ pub fn serve(method: &str, params: Option<&Value>) -> Result<Value, RpcError> {
             }
             let params: mcp::ElicitRequestParams =
                 serde_json::from_value(params).map_err(|e| RpcError {
-                    code: -32602,
+                    code: INVALID_PARAMS,
                     message: e.to_string(),
                     data: None,
                 })?;
             as_json(serde_json::to_value(accept_defaults(&params)))
         }
         _ => Err(RpcError {
-            code: -32601,
+            code: METHOD_NOT_FOUND,
             message: format!("Method not found: {method}"),
             data: None,
         }),

@@ -15,23 +15,19 @@ use std::sync::OnceLock;
 use mcp_spec_engine::http::server::RequestContext;
 use mcp_spec_engine::{LogLevel, Request};
 use mcp_spec_types::negotiate::CLIENT_CAPABILITIES_META_KEY;
-use mcp_spec_types::rpc::Envelope;
+use mcp_spec_types::rpc::{Envelope, INVALID_PARAMS, METHOD_NOT_FOUND};
 use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::v2025_11_25::RESOURCE_NOT_FOUND;
 use mcp_spec_types::v2026_07_28 as next;
 use serde_json::{json, Map, Value};
 
 use super::{read_message, App, Ctx};
 
-/// 2026-07-28's `MissingRequiredClientCapabilityError`.
-const MISSING_CAPABILITY: i64 = -32021;
-/// 2025-11-25's resource-not-found code.
-const RESOURCE_NOT_FOUND: i64 = -32002;
-
 /// Answers a request without a session.
 pub(super) async fn run(ctx: &Ctx, request: &Request) -> Result<Value, RpcError> {
     if !<next::ClientMessage as Envelope>::is_request_method(&request.method) {
         let message = format!("Method not found: {}", request.method);
-        return Err(RpcError { code: -32601, message, data: None });
+        return Err(RpcError { code: METHOD_NOT_FOUND, message, data: None });
     }
     match input_required(&ctx.cx, request) {
         Some(Ok(Answer::Result(result))) => return Ok(result),
@@ -81,7 +77,7 @@ async fn session_handlers(ctx: &Ctx, request: &Request) -> Result<Value, RpcErro
         }
         // SEP-2164: 2026-07-28 answers an unknown resource with invalid params (2025-11-25: -32002).
         Err(error) if error.code == RESOURCE_NOT_FOUND => Err(RpcError {
-            code: -32602,
+            code: INVALID_PARAMS,
             ..error
         }),
         Err(error) => Err(error),
@@ -125,7 +121,7 @@ fn text(text: String) -> Value {
 
 fn invalid(message: &str) -> RpcError {
     RpcError {
-        code: -32602,
+        code: INVALID_PARAMS,
         message: format!("Invalid params: {message}"),
         data: None,
     }
@@ -156,7 +152,7 @@ fn input_required(cx: &RequestContext, request: &Request) -> Option<Result<Answe
         {
             Some(_) => Ok(Answer::Result(text("The client declared sampling".into()))),
             None => Err(RpcError {
-                code: MISSING_CAPABILITY,
+                code: next::MISSING_REQUIRED_CLIENT_CAPABILITY,
                 message: "Missing required client capability: sampling".into(),
                 data: Some(json!({"requiredCapabilities": {"sampling": {}}})),
             }),
