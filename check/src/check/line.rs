@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{escape_pointer, unknown_version, AppsSide, Checker, Diag, Direction, Leg, Outcome};
 use crate::input::MAX_LINE;
-use crate::rules::stream::{CHECKER_INTERNAL, LINE_BOM, LINE_DIR, LINE_HTTP, LINE_JSON, LINE_KEY, LINE_LEG, LINE_TOO_LONG, LINE_TYPE, LINE_UNTERMINATED, LINE_UTF8, STREAM_PROTOCOL, TYPE_NAME};
+use crate::rules::stream::{CHECKER_INTERNAL, LINE_BOM, LINE_DIR, LINE_HTTP, LINE_JSON, LINE_KEY, LINE_LEG, LINE_TOO_LONG, LINE_TYPE, LINE_UNTERMINATED, LINE_UTF8, STREAM_PROTOCOL};
 use crate::bounded::clip;
 use crate::transport::jsonl::Http;
 use crate::transport::{self, HttpLine, MsgAt};
@@ -70,7 +70,7 @@ impl Checker {
         }
         if !terminated {
             let message = "the stream ended inside this line: no `\\n` after it, so the receiver may never read it";
-            out.diags.push(self.rule(&LINE_UNTERMINATED, "", message.to_string()));
+            out.diags.push(self.types.rule(&LINE_UNTERMINATED, "", message.to_string()));
         }
         out
     }
@@ -135,7 +135,7 @@ impl Checker {
         };
         out.place = Some(f.at.place(part, event));
         out.http = Some(f.at.http(part, event));
-        out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
+        out.diags = f.diags.into_iter().map(|d| self.types.strictly(d)).collect();
         self.bound(&mut out);
         out
     }
@@ -153,7 +153,7 @@ impl Checker {
             let event = at.event.map(|i| (i, at.event_id.as_deref()));
             out.place = Some(f.at.place(Some(at.part), event));
             out.http = Some(f.at.http(Some(at.part), event));
-            out.diags.extend(f.diags.into_iter().map(|d| c.strictly(d)));
+            out.diags.extend(f.diags.into_iter().map(|d| c.types.strictly(d)));
             let restore = c.scope_for(Some(at.x), at.part, msg);
             c.check_parts(Wrapper { dir: Some(dir), ..Wrapper::default() }, msg, "", out);
             c.restore(restore);
@@ -190,7 +190,7 @@ impl Checker {
     /// Runs `f` on a line whose text is `text`, which is weighed first: one whose `Value` tree would
     /// pass its budget is not read typed (typed.rs).
     fn guarded(&mut self, text: &str, out: &mut Outcome, f: impl FnOnce(&mut Checker, &mut Outcome)) {
-        self.too_costly = crate::cost::check(text.as_bytes()).err();
+        self.types.too_costly = crate::cost::check(text.as_bytes()).err();
         // A panic is reported on its line (`panicked`); the next line is checked as usual.
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, out)));
         if let Err(p) = r {
@@ -210,7 +210,7 @@ impl Checker {
         unknown.sort_unstable();
         for k in unknown {
             let msg = format!("`{}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", clip(k), WRAPPER_KEYS.join(", "));
-            out.diags.push(self.rule(&LINE_KEY, &format!("/{}", escape_pointer(k)), msg));
+            out.diags.push(self.types.rule(&LINE_KEY, &format!("/{}", escape_pointer(k)), msg));
         }
         let Some(wrapper) = self.wrapper(o, out) else { return };
         let msg = o.get("msg").expect("a wrapper has `msg`");
@@ -224,7 +224,7 @@ impl Checker {
                     let event = at.event.map(|i| (i, at.event_id.as_deref()));
                     out.place = Some(f.at.place(Some(at.part), event));
                     out.http = Some(f.at.http(Some(at.part), event));
-                    out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
+                    out.diags.extend(f.diags.into_iter().map(|d| self.types.strictly(d)));
                     x = Some(at.x);
                     restore = self.scope_for(x, at.part, msg);
                 }
@@ -302,32 +302,21 @@ impl Checker {
     /// The message (or document) of a line, with what its wrapper said.
     fn check_parts(&mut self, w: Wrapper, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         if let (Some(side), None) = (w.apps_side, &w.line_type) {
-            return self.check_apps_message(side, value, prefix, out);
+            // The MCP Apps view<->host channel: typed by the channel (apps.rs), then its session rules.
+            let Some(apps) = &mut self.apps else { return };
+            if let Some((o, wrong_side, answered)) = apps.check(&self.types, &self.session, side, value, prefix, out) {
+                self.session.observe_apps(side, o, prefix, wrong_side, answered, out);
+            }
+            return;
         }
         match w.line_type.as_deref().or(self.type_name.as_deref()) {
             Some(ty) => {
                 let ty = ty.to_string();
-                let v = w.line_protocol.or(self.fixed).or(self.negotiated()).unwrap_or(self.latest);
-                self.check_document(v, &ty, value, prefix, out);
+                let v = self.typing().pick(w.line_protocol, None);
+                self.types.check_document(v, &ty, value, prefix, out);
             }
             None => self.check_message(w.line_protocol, w.dir, value, prefix, out),
         }
-    }
-
-    /// `--type` (or a line's `type`): the value as that type of the version, or of an enabled extension.
-    pub(super) fn check_document(&self, v: usize, ty: &str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
-        let info = &self.infos[v];
-        out.protocol = Some(info.module.name);
-        if let Some(t) = info.types.get(ty) {
-            return self.check_as(info.module, t, value, prefix, out);
-        }
-        for (_, e, info) in &self.exts {
-            if let Some(t) = info.types.get(ty) {
-                out.protocol = Some(e.name);
-                return self.check_as(info.module, t, value, prefix, out);
-            }
-        }
-        out.diags.push(Diag::of(&TYPE_NAME, prefix, format!("{} has no type `{ty}`", info.module.label)));
     }
 }
 

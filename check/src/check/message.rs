@@ -1,27 +1,20 @@
 //! A request or notification: the version it is checked as (negotiated, carried, proposed), its
-//! direction and type, and the request kept for its answer.
+//! direction and type, and the request kept for its answer; the one call into the session for each
+//! message ([`Checker::check_one`]).
 
-use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::negotiate::{Carried, VersionNote};
 use mcp_spec_types::tree::{Node, Object};
-use mcp_spec_types::validate::{describe, jsonrpc, Cx};
 
-use super::{error, Diag, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
+use super::{error, Diag, escape_pointer, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, Stream, TaskOrigin, Types, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
 use crate::rules::stream::{JSONRPC_BATCH, PROTOCOL_CHANGED, STREAM_DIRECTION, STREAM_PROTOCOL};
-use crate::bounded::{clip, shown_node};
-use crate::vocab::dir_name;
-use crate::session::rules::ID_REUSED;
+use crate::bounded::clip;
 use crate::versions::{version_index, Side, VERSIONS};
 
 impl Checker {
-    pub(super) fn pick(&self, line: Option<usize>, carried: Option<usize>) -> usize {
-        line.or(self.fixed).or(carried).or(self.negotiated()).unwrap_or(self.latest)
-    }
-
     pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         if let Some(items) = value.as_array() {
-            let v = self.pick(line_protocol, None);
-            let info = &self.infos[v];
+            let v = self.typing().pick(line_protocol, None);
+            let info = &self.types.infos[v];
             out.protocol = Some(info.module.name);
             if !info.batches {
                 let msg = format!("a JSON array is not a message in {} (only 2025-03-26 defines batches)", info.module.label);
@@ -38,43 +31,43 @@ impl Checker {
         self.check_one(line_protocol, dir, value, prefix, out);
     }
 
-    /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
-    /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
-    pub(super) fn envelope<'v>(&self, value: Node<'v>, prefix: &str, out: &mut Outcome) -> Option<Object<'v>> {
-        let Some(o) = value.as_object() else {
-            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
-            return None;
-        };
-        if self.validate {
-            let mut cx = Cx::new(self.options);
-            jsonrpc::envelope(value, &mut cx);
-            // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
-            // only where the version's types declare it, so the envelope is the one place for it.
-            push_report(prefix, cx.finish(), out);
-        }
-        Some(o)
-    }
-
     pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: Node<'_>, prefix: &str, out: &mut Outcome) {
-        let Some(o) = self.envelope(value, prefix, out) else {
-            out.protocol = Some(VERSIONS[self.pick(line_protocol, None)].name);
+        let Some(o) = self.types.envelope(value, prefix, out) else {
+            out.protocol = Some(VERSIONS[self.typing().pick(line_protocol, None)].name);
             return;
         };
         if o.contains_key("method") {
-            let dir = self.request_or_notification(line_protocol, dir, o, prefix, out);
-            let typed = self.stream.typed.take();
-            let seen = self.session.see(dir, o, out.line, typed);
-            self.id_findings(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
-            self.session.observe(dir, seen, o, prefix, out);
+            let (dir, req) = self.typing().request_or_notification(line_protocol, dir, o, prefix, out);
+            self.session.enter_request(dir, o, req, prefix, out);
         } else if o.contains_key("result") || o.contains_key("error") {
-            let mut seen = self.session.see(dir, o, out.line, None);
-            let matched = seen.answered.as_mut().and_then(|a| Some((a.request, a.attachment.req.take()?)));
-            self.response(line_protocol, dir, o, prefix, matched, &seen.observations, out);
-            self.session.observe(dir, seen, o, prefix, out);
+            // From the fields, not `typing()`: the session is borrowed beside it, typing the response in between.
+            let mut typing = Typing { types: &self.types, stream: &mut self.stream };
+            self.session.enter_response(dir, o, prefix, out, |matched, seen, out| typing.response(line_protocol, dir, o, prefix, matched, seen, out));
         } else {
-            let v = self.pick(line_protocol, None);
-            self.check_as(self.modules[v], "JSONRPCMessage", value, prefix, out);
+            let v = self.typing().pick(line_protocol, None);
+            self.types.check_as(self.types.modules[v], "JSONRPCMessage", value, prefix, out);
         }
+    }
+}
+
+/// Typing one message of the stream being checked: what typing takes ([`Types`]) and the stream's
+/// state (its version tracker, tasks). Apart from the session, so a response is typed while the
+/// session holds it ([`crate::session::Session::enter_response`]).
+pub(super) struct Typing<'c> {
+    pub types: &'c Types,
+    pub stream: &'c mut Stream,
+}
+
+impl Typing<'_> {
+    /// The version a message is checked as: the line's, `--protocol`'s, the one it carries, the
+    /// session's, else the newest.
+    pub(super) fn pick(&self, line: Option<usize>, carried: Option<usize>) -> usize {
+        line.or(self.types.fixed).or(carried).or(self.negotiated()).unwrap_or(self.types.latest)
+    }
+
+    /// The session's version so far (`None` with `--protocol VERSION`: that one is used).
+    pub(super) fn negotiated(&self) -> Option<usize> {
+        self.stream.versions.current().filter(|_| self.types.fixed.is_none()).and_then(version_index)
     }
 
     /// The session's version tracker reads the message (`field`: `params` or `result`); what it
@@ -100,23 +93,23 @@ impl Checker {
                 // answers with the version the session uses, so an unknown one there is an error.
                 VersionNote::Unknown(Carried::Meta(s)) if field == "params" => {
                     let msg = format!("{}; checked as the stream's version (the receiver may answer UNSUPPORTED_PROTOCOL_VERSION)", unknown_version(s));
-                    self.as_warning(&STREAM_PROTOCOL, &meta, msg)
+                    self.types.as_warning(&STREAM_PROTOCOL, &meta, msg)
                 }
                 VersionNote::Unknown(Carried::Meta(s)) => Diag::of(&STREAM_PROTOCOL, &meta, unknown_version(s)),
-                VersionNote::Changed { from, to } if self.fixed.is_none() => {
+                VersionNote::Changed { from, to } if self.types.fixed.is_none() => {
                     let msg = format!("the message carries protocol version {to} but the session uses {from}");
-                    self.rule(&PROTOCOL_CHANGED, &meta, msg)
+                    self.types.rule(&PROTOCOL_CHANGED, &meta, msg)
                 }
                 VersionNote::InitializeAgain => {
                     let first = self.stream.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
                     let msg = format!("a second `initialize` in this session (the first is on line {first})");
-                    self.rule(&PROTOCOL_CHANGED, &format!("{prefix}/method"), msg)
+                    self.types.rule(&PROTOCOL_CHANGED, &format!("{prefix}/method"), msg)
                 }
                 // A client may propose a version the server does not know; the server answers with its own.
-                VersionNote::Unknown(Carried::Proposed(s)) if line_protocol.or(self.fixed).is_none() => {
+                VersionNote::Unknown(Carried::Proposed(s)) if line_protocol.or(self.types.fixed).is_none() => {
                     let newest = reading.carried.unwrap_or("?");
                     let msg = format!("{}; checking `initialize` as {newest} (the server may answer with another version)", unknown_version(s));
-                    self.as_warning(&STREAM_PROTOCOL, &format!("{prefix}/params/protocolVersion"), msg)
+                    self.types.as_warning(&STREAM_PROTOCOL, &format!("{prefix}/params/protocolVersion"), msg)
                 }
                 VersionNote::Unknown(Carried::Answered(s)) => Diag::of(&STREAM_PROTOCOL, &format!("{prefix}/result/protocolVersion"), unknown_version(s)),
                 _ => continue,
@@ -126,14 +119,9 @@ impl Checker {
         reading.carried.and_then(version_index)
     }
 
-    pub(super) fn request_or_notification(
-        &mut self,
-        line_protocol: Option<usize>,
-        dir: Option<Direction>,
-        o: Object<'_>,
-        prefix: &str,
-        out: &mut Outcome,
-    ) -> Option<Direction> {
+    /// Types a request or notification; returns the way it travelled (as the line gave it, or as
+    /// the method decided it) and, for a request, what its answer is typed with.
+    pub(super) fn request_or_notification(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, o: Object<'_>, prefix: &str, out: &mut Outcome) -> (Option<Direction>, Option<Req>) {
         let value = o.node();
         let id = o.get("id");
         let is_request = id.is_some();
@@ -141,8 +129,8 @@ impl Checker {
             // A non-string method: the generic message type reports it.
             let v = self.pick(line_protocol, None);
             let ty = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
-            self.check_as(self.modules[v], ty, value, prefix, out);
-            return dir;
+            self.types.check_as(self.types.modules[v], ty, value, prefix, out);
+            return (dir, None);
         };
         let params = o.get("params");
         let uri = params.and_then(|p| p.get("uri")).and_then(Node::as_str).map(Box::from);
@@ -151,9 +139,9 @@ impl Checker {
         // `skills/...` and `resources/directory/read` with --ext skills from 2026-07-28 on): typed by the extension's
         // tables, either direction, unless the version's core defines the method itself (2025-11-25's own `tasks/get`).
         let version = self.pick(line_protocol, None);
-        let core = &self.infos[version];
+        let core = &self.types.infos[version];
         let in_core = if is_request { core.requests.contains_key(method) } else { core.notifications.contains_key(method) };
-        if let Some((ei, e, info)) = self.exts.iter().filter(|_| !in_core).find(|(_, e, info)| e.claims(info, version, method)) {
+        if let Some((ei, e, info)) = self.types.exts.iter().filter(|_| !in_core).find(|(_, e, info)| e.claims(info, version, method)) {
             let (ei, module) = (*ei, info.module);
             out.protocol = Some(e.name);
             let found = if is_request {
@@ -163,7 +151,7 @@ impl Checker {
             };
             let (req_method, result) = match found {
                 Some((ty, result)) => {
-                    self.check_as(module, ty, value, prefix, out);
+                    self.types.check_as(module, ty, value, prefix, out);
                     (info.requests.get_key_value(method).map(|(k, _)| *k), result)
                 }
                 None => {
@@ -173,20 +161,14 @@ impl Checker {
                     (None, None)
                 }
             };
-            if id.is_some() {
-                self.remember(Req { module: ModRef::Ext(ei), method: req_method, result, task: false, uri });
-            }
-            return dir;
+            return (dir, id.and(Some(Req { module: ModRef::Ext(ei), method: req_method, result, task: false, uri })));
         }
         // An enabled extension's message in a version before the extension's first (the TypeScript SDK's Skills on
         // 2025-11-25): outside the spec, so not typed (the session reports it: `session.skills.version`); its
         // answer is only required to be an object.
-        if !in_core && self.exts.iter().any(|(_, e, _)| e.owns(method) && !e.exists_in(version)) {
+        if !in_core && self.types.exts.iter().any(|(_, e, _)| e.owns(method) && !e.exists_in(version)) {
             out.protocol = Some(core.module.name);
-            if id.is_some() {
-                self.remember(Req { module: ModRef::Version(version), method: None, result: Some("object"), task: false, uri });
-            }
-            return dir;
+            return (dir, id.and(Some(Req { module: ModRef::Version(version), method: None, result: Some("object"), task: false, uri })));
         }
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
@@ -195,7 +177,7 @@ impl Checker {
             self.stream.initialize_line = Some(out.line);
         }
         let v = self.pick(line_protocol, carried);
-        let info = &self.infos[v];
+        let info = &self.types.infos[v];
         out.protocol = Some(info.module.name);
 
         let (specific, result, client, server) = if is_request {
@@ -238,49 +220,32 @@ impl Checker {
             },
         };
         let module = info.module;
-        self.check_as(module, ty, value, prefix, out);
+        self.types.check_as(module, ty, value, prefix, out);
         // A request the side does not send (checked as the union) gets no typed result.
         let result = if specific == Some(ty) { result } else { None };
 
+        let mut req = None;
         if id.is_some() {
-            let info = &self.infos[v];
+            let info = &self.types.infos[v];
             let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
             let task = params.and_then(|p| p.get("task")).is_some() && info.task_methods.contains(method);
-            let mut req = Req { module: ModRef::Version(v), method: req_method, result, task, uri };
+            let mut typed = Req { module: ModRef::Version(v), method: req_method, result, task, uri };
             let dir = dir.unwrap_or(Direction::ClientToServer);
             if req_method == Some(TASK_RESULT_METHOD) && result.is_some() {
                 // The task's result is the result of the request that created it.
                 if let Some(origin) = params.and_then(|p| p.get("taskId")).and_then(IdKey::of).and_then(|k| self.task(dir, &k)) {
-                    req.module = origin.module;
-                    req.result = origin.result;
+                    typed.module = origin.module;
+                    typed.result = origin.result;
                 }
             }
-            self.remember(req);
+            req = Some(typed);
         }
         // A cancellation is the session observer's: the request leaves flight there.
-        dir
+        (dir, req)
     }
 
     /// The task `key` created by a request that travelled `dir`.
     pub(super) fn task(&self, dir: Direction, key: &IdKey) -> Option<TaskOrigin> {
         self.stream.tasks[dir.index()].get(key).cloned()
-    }
-
-    /// Keeps the typed request for the session's observer, which pairs it with its answer.
-    pub(super) fn remember(&mut self, req: Req) {
-        self.stream.typed = Some(req);
-    }
-
-    /// `stream.id-reused`, from what the session's observer saw of the request's id.
-    pub(super) fn id_findings(&self, dir: &str, id: Option<Node<'_>>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
-        let Some(id) = id else { return };
-        for o in seen {
-            let msg = match *o {
-                Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown_node(id)),
-                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown_node(id)),
-                _ => continue,
-            };
-            out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
-        }
     }
 }

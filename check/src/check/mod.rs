@@ -4,8 +4,10 @@
 
 //!
 //! One file per part: `line.rs` reads a line's wrapper, `message.rs` types requests and
-//! notifications, `response.rs` responses, `apps.rs` the MCP Apps channel, `typed.rs` one value as
-//! one type, `scope.rs` the exchanges of a stateless version (each checked on its own).
+//! notifications (`Typing`: the tables and the stream's state), `response.rs` responses, `apps.rs`
+//! the MCP Apps channel (`AppsChannel`: its unions and requests in flight), `typed.rs` one value as
+//! one type (`Types`: the versions' and extensions' tables and the options), `scope.rs` the
+//! exchanges of a stateless version (each checked on its own). The `Checker` holds the parts.
 
 mod apps;
 mod line;
@@ -26,9 +28,11 @@ use crate::bounded::{clip, Capped, Weigh, MESSAGE_MAX};
 use crate::session::{Session, StreamEnd};
 use crate::settings::{Limits, Protocol, Settings};
 use crate::transport::{self, Transport};
-use crate::versions::{version_index, Extension, Info, Module, EXTENSIONS, LATEST, VERSIONS};
+use crate::versions::{version_index, Info, Module, EXTENSIONS, LATEST, VERSIONS};
 use apps::{apps_observer, AppsChannel};
+use message::Typing;
 pub use typed::first_difference;
+use typed::Types;
 
 /// The result type of the resource-metadata proposal's `resources/metadata`; a module that has it
 /// applies the proposal's same-URI rule against the requested URI.
@@ -55,20 +59,13 @@ impl Weigh for TaskOrigin {
     }
 }
 
-/// Settings and derived tables shared by every file.
+/// Checks the lines or values of one stream at a time: each typed as the message it is (`Types`,
+/// with the stream's state, `Typing`), then seen by the session rules ([`Session`]).
 pub struct Checker {
-    fixed: Option<usize>,
-    latest: usize,
+    /// The versions' and extensions' types, and how a value is checked as one (typed.rs).
+    types: Types,
+    /// `--type`: every value as that type.
     type_name: Option<String>,
-    roundtrip: bool,
-    validate: bool,
-    strict: bool,
-    options: Options,
-    /// The module of each version (an overlay given with `--ext` stands in for its base).
-    modules: Vec<&'static Module>,
-    infos: Vec<Info>,
-    exts: Vec<(usize, &'static Extension, Info)>,
-    max_findings: usize,
     /// The stream being checked (a bridge recording's leg): what it negotiated, its tasks, its
     /// HTTP exchanges. The session rules' tables are the session's ([`Session::swap_stream`]).
     stream: Stream,
@@ -82,10 +79,6 @@ pub struct Checker {
     /// The findings (rule, pointer) on the last line the bridge received, with its direction:
     /// the same findings on what it passed on are not reported again (line.rs).
     relayed: Option<(String, Vec<(&'static str, String)>)>,
-    /// The line being checked would pass its budget as a `Value` tree ([`crate::cost`]): its typed
-    /// reading, which builds a `Value` for every part the schema types as any JSON (`arguments`,
-    /// `_meta`, `structuredContent`, ...), is skipped (typed.rs).
-    too_costly: Option<crate::cost::TooCostly>,
     limits: Limits,
     /// The open exchanges of a stateless version, each with its own requests in flight (scope.rs).
     scopes: scope::Scopes,
@@ -119,8 +112,6 @@ enum Leg {
 struct Stream {
     /// The session's version as the messages name it (the crate's tracker, with its notes).
     versions: VersionTracker,
-    /// The request being checked, for the session's observer to keep until its answer.
-    typed: Option<Req>,
     /// Tasks per direction of the request that created them.
     tasks: [Capped<IdKey, TaskOrigin>; 2],
     /// The line of the stream's first `initialize` request.
@@ -136,7 +127,6 @@ impl Stream {
         let transport = Transport::with_limits("exchange", limits);
         Stream {
             versions: VersionTracker::new(),
-            typed: None,
             tasks: per_dir(TASKS_CAP, limits.table_bytes),
             initialize_line: None,
             transport: match fixed {
@@ -183,23 +173,25 @@ impl Checker {
             Protocol::Fixed(i) => Some(i),
         };
         Checker {
-            fixed,
-            latest: version_index(LATEST).expect("the latest version is in the table"),
+            types: Types {
+                fixed,
+                latest: version_index(LATEST).expect("the latest version is in the table"),
+                roundtrip: args.roundtrip,
+                validate: args.validate,
+                strict: args.strict,
+                options,
+                infos: modules.iter().map(|m| Info::new(m)).collect(),
+                modules,
+                exts,
+                max_findings: args.max_findings.max(1),
+                too_costly: None,
+            },
             type_name: args.type_name.clone(),
-            roundtrip: args.roundtrip,
-            validate: args.validate,
-            strict: args.strict,
-            options,
-            infos: modules.iter().map(|m| Info::new(m)).collect(),
-            modules,
-            exts,
-            max_findings: args.max_findings.max(1),
             stream: Stream::new(limits, fixed),
             session: Session::new(args),
             leg: None,
             parked: None,
             relayed: None,
-            too_costly: None,
             apps: args.extensions.iter().find_map(|&i| {
                 let e = &EXTENSIONS[i];
                 let base = version_index(e.channel_base?)?;
@@ -216,7 +208,7 @@ impl Checker {
     pub fn reset_stream(&mut self) {
         self.dropped_before += self.dropped_now();
         self.exchanges_before += self.stream.transport.forgotten;
-        self.stream = Stream::new(self.limits, self.fixed);
+        self.stream = Stream::new(self.limits, self.types.fixed);
         if let Some(apps) = &mut self.apps {
             apps.pending = apps_observer(self.limits.table_bytes);
         }
@@ -237,7 +229,7 @@ impl Checker {
         }
         self.leave_exchange();
         if self.leg.is_some() {
-            let (limits, fixed, bytes) = (self.limits, self.fixed, self.limits.table_bytes);
+            let (limits, fixed, bytes) = (self.limits, self.types.fixed, self.limits.table_bytes);
             let p = self.parked.get_or_insert_with(|| Box::new(Parked { stream: Stream::new(limits, fixed), session: crate::session::Stream::new(bytes) }));
             std::mem::swap(&mut self.stream, &mut p.stream);
             self.session.swap_stream(&mut p.session);
@@ -255,7 +247,7 @@ impl Checker {
         self.leave_exchange();
         let found = self.stream.transport.finish();
         let outcome = |f: transport::Found| {
-            let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() };
+            let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.types.strictly(d)).collect(), ..Outcome::default() };
             self.bound(&mut o);
             o
         };
@@ -280,9 +272,14 @@ impl Checker {
         end
     }
 
-    /// The session's version so far (`None` with `--protocol VERSION`: that one is used).
-    fn negotiated(&self) -> Option<usize> {
-        self.stream.versions.current().filter(|_| self.fixed.is_none()).and_then(version_index)
+    /// A transport rule's finding, under `--strict` an error.
+    pub fn strictly(&self, d: Diag) -> Diag {
+        self.types.strictly(d)
+    }
+
+    /// Typing a message of the stream being checked (message.rs, response.rs).
+    fn typing(&mut self) -> Typing<'_> {
+        Typing { types: &self.types, stream: &mut self.stream }
     }
 
     /// The session state (message counts for `--summary`, evictions).
@@ -322,8 +319,8 @@ impl Checker {
                 }
             }
         }
-        if out.diags.len() > self.max_findings {
-            let rest = out.diags.split_off(self.max_findings);
+        if out.diags.len() > self.types.max_findings {
+            let rest = out.diags.split_off(self.types.max_findings);
             out.omitted += rest.len();
             out.omitted_errors += rest.iter().filter(|d| d.severity == Severity::Error).count();
         }

@@ -4,7 +4,7 @@ use mcp_spec_engine::observe::Observation;
 use mcp_spec_types::tree::{Doc, Node, Object};
 use mcp_spec_types::validate::{describe, Cx, Options};
 
-use super::{error, Diag, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
+use super::{error, Diag, push_report, Direction, Typing, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
 use crate::rules::stream::{RESPONSE_RESULT, RESPONSE_UNMATCHED};
 use crate::bounded::shown_node;
 use crate::vocab::dir_name;
@@ -32,7 +32,7 @@ pub(super) fn unmatched_why(seen: &[Observation]) -> String {
         .unwrap_or_default()
 }
 
-impl Checker {
+impl Typing<'_> {
     /// A response; `matched` is the request the session's observer paired it with (and the way
     /// that request travelled), `seen` what the observer made of it.
     #[allow(clippy::too_many_arguments)]
@@ -47,8 +47,8 @@ impl Checker {
             Some(ModRef::Version(v)) => Some(v),
             _ => None,
         };
-        let v = line_protocol.or(self.fixed).or(carried).or(request_version).or(self.negotiated()).unwrap_or(self.latest);
-        let info = &self.infos[v];
+        let v = line_protocol.or(self.types.fixed).or(carried).or(request_version).or(self.negotiated()).unwrap_or(self.types.latest);
+        let info = &self.types.infos[v];
         out.protocol = Some(info.module.name);
 
         if is_error {
@@ -57,8 +57,8 @@ impl Checker {
                 let code = o.get("error").and_then(|e| e.get("code")).and_then(Node::as_i64);
                 let coded = code.and_then(|c| CODED_ERRORS.iter().find(|(k, _)| *k == c)).map(|&(_, t)| t).filter(|t| info.types.contains(t));
                 match coded.or(info.error_response) {
-                    Some(t) => self.check_as(info.module, t, value, prefix, out),
-                    None => self.check_as(info.module, "JSONRPCMessage", value, prefix, out),
+                    Some(t) => self.types.check_as(info.module, t, value, prefix, out),
+                    None => self.types.check_as(info.module, "JSONRPCMessage", value, prefix, out),
                 }
             }
             return;
@@ -69,7 +69,7 @@ impl Checker {
             // The id of an answer obeys the rules of the request's id (the envelope alone lets
             // through what the version's `RequestId` refuses, e.g. an integer above 2^63-1).
             if let (Some(id), true) = (o.get("id"), info.types.contains("RequestId")) {
-                self.check_quietly(info.module, "RequestId", id, &format!("{prefix}/id"), out);
+                self.types.check_quietly(info.module, "RequestId", id, &format!("{prefix}/id"), out);
             }
             // A task-augmented request is answered with the task, if the receiver made one.
             let task_result = match (req.task, info.task_result) {
@@ -81,23 +81,23 @@ impl Checker {
             if let Some(task_id) = task_id {
                 self.stream.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
             }
-            let info = &self.infos[v];
+            let info = &self.types.infos[v];
             // With --ext tasks, `resultType: "task"` is the extension's task handle, whatever the request (answering
             // an unsupported one is the session rule `session.tasks.unsupported-method`), in versions without core tasks.
             let ext_task = match (result.get("resultType").and_then(Node::as_str), info.task_result) {
-                (Some("task"), None) => self.exts.iter().find(|(_, _, i)| i.types.contains(EXT_TASK_RESULT)),
+                (Some("task"), None) => self.types.exts.iter().find(|(_, _, i)| i.types.contains(EXT_TASK_RESULT)),
                 _ => None,
             };
             if let Some((ei, _, ext_info)) = ext_task {
                 out.protocol = Some(EXTENSIONS[*ei].name);
-                self.check_as(ext_info.module, EXT_TASK_RESULT, result, &result_prefix, out);
+                self.types.check_as(ext_info.module, EXT_TASK_RESULT, result, &result_prefix, out);
                 return;
             }
             if let Some(rt) = task_result.or(req.result) {
                 let typed_by = match req.module {
                     ModRef::Ext(i) => {
                         out.protocol = Some(EXTENSIONS[i].name);
-                        self.exts.iter().find(|(e, ..)| *e == i).map(|(.., info)| info)
+                        self.types.exts.iter().find(|(e, ..)| *e == i).map(|(.., info)| info)
                     }
                     ModRef::Version(_) => Some(info),
                 };
@@ -110,12 +110,12 @@ impl Checker {
                     return;
                 }
                 if let Some(typed_by) = typed_by.filter(|i| i.types.contains(rt)) {
-                    self.check_as(typed_by.module, rt, result, &result_prefix, out);
+                    self.types.check_as(typed_by.module, rt, result, &result_prefix, out);
                     // The resource-metadata proposal (whose module has `resources/metadata`): every
                     // element has the URI that was asked for, now that the request is known.
-                    if let (true, Some(uri)) = (self.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
+                    if let (true, Some(uri)) = (self.types.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
                         let field = if rt == METADATA_RESULT { "metadata" } else { "contents" };
-                        let mut cx = Cx::new(self.options);
+                        let mut cx = Cx::new(self.types.options);
                         mcp_spec_types::validate::resources::check_requested_uri(result, field, uri, &mut cx);
                         push_report(&result_prefix, cx.finish(), out);
                     }
@@ -125,10 +125,10 @@ impl Checker {
         }
         // Unmatched (or a method the version does not define): the generic response, and the
         // result as every result the responding side sends.
-        let info = &self.infos[v];
+        let info = &self.types.infos[v];
         let module = info.module;
         if let Some(t) = info.result_response {
-            self.check_as(module, t, value, prefix, out);
+            self.types.check_as(module, t, value, prefix, out);
         }
         self.check_any_result(v, dir, result, &result_prefix, out);
         if matched.is_none() {
@@ -138,7 +138,7 @@ impl Checker {
                 None => String::new(),
             };
             let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", unmatched_why(seen));
-            out.diags.push(self.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
+            out.diags.push(self.types.rule(&RESPONSE_UNMATCHED, &format!("{prefix}/id"), msg));
         }
     }
 
@@ -148,12 +148,12 @@ impl Checker {
     /// specific type rejects below its top level (a wrong `content`, a bad `tools` item) is
     /// reported against the closest such type.
     pub(super) fn check_any_result(&self, v: usize, dir: Option<Direction>, result: Node<'_>, prefix: &str, out: &mut Outcome) {
-        let info = &self.infos[v];
+        let info = &self.types.infos[v];
         let module = info.module;
         let union = if dir == Some(Direction::ClientToServer) { "ClientResult" } else { "ServerResult" };
-        if !self.validate {
+        if !self.types.validate {
             if info.types.contains(union) {
-                self.check_as(module, union, result, prefix, out);
+                self.types.check_as(module, union, result, prefix, out);
             }
             return;
         }
@@ -177,7 +177,7 @@ impl Checker {
             candidates.push(t);
         }
         candidates.sort_unstable();
-        let options = Options { max_violations: self.max_findings, ..self.options };
+        let options = Options { max_violations: self.types.max_findings, ..self.types.options };
         let empty = Doc::parse("{}").expect("JSON");
         let mut catch_all = None;
         // The type with the fewest errors among those that claim a key, and among all.
@@ -205,7 +205,7 @@ impl Checker {
             }
         }
         match (closest, catch_all) {
-            (None, Some(ty)) => self.check_as(module, ty, result, prefix, out),
+            (None, Some(ty)) => self.types.check_as(module, ty, result, prefix, out),
             _ => {
                 let closest = closest.or(fewest).map(|(ty, _)| ty);
                 let mut msg = format!("the result is no result the responder sends in {}", module.label);
@@ -214,7 +214,7 @@ impl Checker {
                 }
                 out.diags.push(Diag::of(&RESPONSE_RESULT, prefix, msg));
                 if let Some(ty) = closest {
-                    self.check_as(module, ty, result, prefix, out);
+                    self.types.check_as(module, ty, result, prefix, out);
                 }
             }
         }

@@ -1,15 +1,55 @@
-//! One value as one type (typed reading, validators, round trip) and the findings' severities.
+//! One value as one type (typed reading, validators, round trip), with the tables and options
+//! that takes ([`Types`]), and the findings' severities.
 
-use mcp_spec_types::tree::{Doc, Kind, Node};
-use mcp_spec_types::validate::{describe, Options, Severity};
+use mcp_spec_types::tree::{Doc, Kind, Node, Object};
+use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
 
-use super::{push_report, Checker, Diag, Outcome};
-use crate::rules::stream::{CHECKER_INTERNAL, LINE_TOO_COSTLY, TYPED_DESERIALIZE, TYPED_ROUNDTRIP};
+use super::{error, push_report, Diag, Outcome};
+use crate::rules::stream::{CHECKER_INTERNAL, LINE_TOO_COSTLY, TYPED_DESERIALIZE, TYPED_ROUNDTRIP, TYPE_NAME};
 use crate::session::rules::Rule;
-use crate::versions::Module;
+use crate::versions::{Extension, Info, Module};
 
-impl Checker {
-    /// [`Checker::check_as`] without naming the value's type in the outcome.
+/// What typing a value needs, the same for every stream: the versions' and extensions' tables, the
+/// options, and the version a message is checked as when nothing else says.
+pub(super) struct Types {
+    /// `--protocol VERSION`: every message checked as that version.
+    pub fixed: Option<usize>,
+    /// The newest version, for a message nothing else decides.
+    pub latest: usize,
+    pub roundtrip: bool,
+    pub validate: bool,
+    pub strict: bool,
+    pub options: Options,
+    /// The module of each version (an overlay given with `--ext` stands in for its base).
+    pub modules: Vec<&'static Module>,
+    pub infos: Vec<Info>,
+    pub exts: Vec<(usize, &'static Extension, Info)>,
+    pub max_findings: usize,
+    /// The line being checked would pass its budget as a `Value` tree ([`crate::cost`]): its typed
+    /// reading, which builds a `Value` for every part the schema types as any JSON (`arguments`,
+    /// `_meta`, `structuredContent`, ...), is skipped.
+    pub too_costly: Option<crate::cost::TooCostly>,
+}
+
+impl Types {
+    /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
+    /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
+    pub(super) fn envelope<'v>(&self, value: Node<'v>, prefix: &str, out: &mut Outcome) -> Option<Object<'v>> {
+        let Some(o) = value.as_object() else {
+            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
+            return None;
+        };
+        if self.validate {
+            let mut cx = Cx::new(self.options);
+            jsonrpc::envelope(value, &mut cx);
+            // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
+            // only where the version's types declare it, so the envelope is the one place for it.
+            push_report(prefix, cx.finish(), out);
+        }
+        Some(o)
+    }
+
+    /// [`Types::check_as`] without naming the value's type in the outcome.
     pub(super) fn check_quietly(&self, module: &'static Module, ty: &'static str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
         let named = out.type_name.take();
         self.check_as(module, ty, value, prefix, out);
@@ -77,15 +117,15 @@ impl Checker {
         }
     }
 
-    /// A finding of a rule in the session rule table, with the severity it gives (`--strict`: error).
     /// A transport rule's finding, under `--strict` an error.
-    pub fn strictly(&self, mut d: Diag) -> Diag {
+    pub(super) fn strictly(&self, mut d: Diag) -> Diag {
         if self.strict {
             d.severity = Severity::Error;
         }
         d
     }
 
+    /// A finding of a rule in a rule table, with the severity it gives (`--strict`: error).
     pub(super) fn rule(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
         let severity = if self.strict { Severity::Error } else { rule.severity };
         Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
@@ -96,6 +136,27 @@ impl Checker {
     pub(super) fn as_warning(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
         let severity = if self.strict { Severity::Error } else { Severity::Warning };
         Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
+    }
+
+    /// `--type` (or a line's `type`): the value as that type of the version, or of an enabled extension.
+    pub(super) fn check_document(&self, v: usize, ty: &str, value: Node<'_>, prefix: &str, out: &mut Outcome) {
+        let info = &self.infos[v];
+        out.protocol = Some(info.module.name);
+        if let Some(t) = info.types.get(ty) {
+            return self.check_as(info.module, t, value, prefix, out);
+        }
+        for (_, e, info) in &self.exts {
+            if let Some(t) = info.types.get(ty) {
+                out.protocol = Some(e.name);
+                return self.check_as(info.module, t, value, prefix, out);
+            }
+        }
+        out.diags.push(Diag::of(&TYPE_NAME, prefix, format!("{} has no type `{ty}`", info.module.label)));
+    }
+
+    /// The tables of an enabled extension.
+    pub(super) fn ext_info(&self, ext: usize) -> &Info {
+        &self.exts.iter().find(|(i, ..)| *i == ext).expect("the extension is enabled").2
     }
 }
 

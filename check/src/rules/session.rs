@@ -24,8 +24,8 @@ const fn skills(rule: Rule) -> Rule {
     rule.since("2026-07-28")
 }
 
-/// Reported by the checker (`check.rs`), which pairs requests and answers, from the session's
-/// observer: in this table so the session rule cases cover it; its area is `stream`.
+/// Reported as a request enters the session (`Session::enter_request`), from what the observer
+/// saw of its id (and on the MCP Apps channel, from that channel's observer); its area is `stream`.
 pub static ID_REUSED: Rule = Rule { area: "stream", ..error(
     "stream.id-reused",
     &["id.reused"],

@@ -18,15 +18,18 @@ use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::clip;
 use crate::vocab::{AppsSide, Diag, IdKey, Outcome};
 
-/// The apps rules in the session's table ([`super::families::FAMILIES`]).
+/// The apps rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "apps";
     const RUNS: super::families::Runs = super::families::Runs::CoreWith("apps");
+    type State = Channel;
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = cx;
         observe(msg, &stream.tools, sink)
+    }
+    fn finish(stream: &super::Stream, strict: bool) -> Vec<Outcome> {
+        finish(strict, &stream.tools, &stream.resources)
     }
 }
 
@@ -46,7 +49,7 @@ pub(crate) fn observe(msg: &Msg, tools: &tools::State, sink: &mut Sink) {
 }
 
 /// The end of a whole session: tools whose UI resource was never listed nor read.
-pub(crate) fn finish(strict: bool, tools: &tools::State, resources: &resources::State) -> Vec<Outcome> {
+fn finish(strict: bool, tools: &tools::State, resources: &resources::State) -> Vec<Outcome> {
     let severity = if strict { Severity::Error } else { APPS_UI_RESOURCE.severity };
     let mut by_line: BTreeMap<u64, Vec<Diag>> = BTreeMap::new();
     for (name, t) in tools.tools.iter_in_order() {
@@ -103,15 +106,17 @@ pub(crate) struct Channel {
     hidden_calls: Capped<IdKey, String>,
 }
 
-impl Channel {
-    pub fn new(bytes: usize) -> Channel {
+impl super::families::Tables for Channel {
+    fn new(bytes: usize) -> Channel {
         Channel { first_line: None, initialize: None, answered: false, initialized: false, teardown_ids: Vec::new(), torn_down: None, tool_input: None, hidden_calls: Capped::new(SESSION_CAP, bytes) }
     }
 
-    pub fn evicted(&self) -> u64 {
+    fn evicted(&self) -> u64 {
         self.hidden_calls.evicted
     }
+}
 
+impl Channel {
     pub fn observe(&mut self, msg: &ChannelMsg, tools: &tools::State, sink: &mut Sink) {
         let method = msg.method();
         let id = msg.o.get("id");

@@ -76,10 +76,15 @@ struct Declared {
     line: u64,
 }
 
-#[derive(Default)]
 pub(crate) struct State {
     client: Option<Declared>,
     server: Option<Declared>,
+}
+
+impl super::families::Tables for State {
+    fn new(_: usize) -> State {
+        State { client: None, server: None }
+    }
 }
 
 /// Whether `path` leads to a declared capability (present, not `false` or `null`).
@@ -94,19 +99,24 @@ pub(super) fn declared(caps: Node<'_>, path: &[&str]) -> bool {
     !(at.is_null() || at.as_bool() == Some(false))
 }
 
-/// The capabilities rules in the session's table ([`super::families::FAMILIES`]).
+/// The capabilities rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "capabilities";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = State;
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = cx;
-        stream.caps.observe(msg, &stream.observer, sink)
+        stream.capabilities.observe(msg, &stream.observer, sink)
     }
 }
 
 impl State {
+    /// The server's capabilities (its `initialize` or `server/discover` answer), with that answer's line.
+    pub(super) fn server(&self) -> Option<(Node<'_>, u64)> {
+        self.server.as_ref().map(|d| (d.caps.root(), d.line))
+    }
+
     pub fn observe(&mut self, msg: &Msg, requests: &Observer<Waiting>, sink: &mut Sink) {
         let (Some(v), Some(dir)) = (msg.version, msg.dir) else { return };
         if msg.method == Some("initialize") && dir == Direction::ClientToServer {

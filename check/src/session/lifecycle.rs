@@ -7,12 +7,12 @@ use super::rules::{CLIENT_BEFORE_RESULT, INITIALIZED_ORDER, INITIALIZE_FIRST, SE
 use super::{Msg, Sink};
 use crate::bounded::clip;
 
-/// The lifecycle rules in the session's table ([`super::families::FAMILIES`]).
+/// The lifecycle rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "lifecycle";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = ();
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = (stream, cx);
         report(msg, sink)

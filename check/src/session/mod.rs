@@ -2,15 +2,16 @@
 //! declared capabilities, the listed tools and their schemas, subscriptions, cursors, progress
 //! tokens, cancellations), and the counts behind `--summary`.
 //!
-//! The checker types each message first; `Session::observe` then sees the same message with
-//! the direction it travelled and the version it was checked as, and runs the rule families of
-//! `families::FAMILIES` on it, each with the stream's tables (`Stream`, one per stream). Requests in flight, their
-//! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
-//! [`Observer`], fed every message (`Session::see`);
-//! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its
-//! observations, so "in flight" means the same for a late answer and for late progress. Every
-//! table here is bounded (see [`Capped`], and the observer's own bounds); what a full table
-//! forgets is counted in [`Session::evictions`].
+//! Each message enters the session once, after the checker typed it (`Session::enter_request`;
+//! a response through `Session::enter_response`, which hands the checker the request it answers
+//! to type it by): the engine's [`Observer`], the one model of requests in flight, their answers,
+//! cancellations, progress tokens and the lifecycle, sees it first; then `stream.id-reused`, and
+//! the rule families of `FAMILIES` (declared by the `families!` list below), each with the
+//! stream's tables (`Stream`, one per stream), see it with the direction it travelled and the
+//! version it was checked as. The rules on requests in flight (and the checker's
+//! `stream.response-unmatched`) read the observer's observations, so "in flight" means the same
+//! for a late answer and for late progress. Every table here is bounded (see [`Capped`], and the
+//! observer's own bounds); what a full table forgets is counted in [`Session::evictions`].
 //!
 //! Rules that need "never seen before" (an unlisted tool, an unknown cursor or progress token, a
 //! cancelled id never issued) only fire on a *whole* session: one whose first message is the
@@ -18,21 +19,14 @@
 //! capture that starts mid-session cannot tell "never sent" from "sent before the capture". Nor
 //! do they fire once the table they look in has forgotten entries.
 
-mod apps;
-mod capabilities;
+mod counts;
 mod families;
-mod lifecycle;
-mod progress;
-mod resources;
 pub use crate::rules::session as rules;
 mod schema_bounds;
-mod skills;
-mod tasks;
-mod tools;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use mcp_spec_engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
+use mcp_spec_engine::observe::{self, Direction, Observation, Observer, ObserverConfig, Seen};
 use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Node, Object};
 use mcp_spec_types::validate::Severity;
@@ -40,16 +34,15 @@ use serde_json::{Map, Value};
 
 use crate::settings::Settings;
 pub(crate) use crate::bounded::Capped;
-use crate::bounded::{clip, Weigh};
+use crate::bounded::{clip, shown_node, Weigh};
 use crate::vocab::{dir_name, AppsSide, Diag, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
+use counts::MessageCounts;
+pub use counts::{MessageKey, SUMMARY_METHODS_CAP};
 
 /// How many entries each session table keeps (requests, tools, subscriptions, cursors, tokens).
 pub const SESSION_CAP: usize = 4096;
-
-/// How many distinct (direction, kind, method) rows `--summary` counts; the rest are `(other)`.
-pub const SUMMARY_METHODS_CAP: usize = 1024;
 
 /// How many unanswered requests a stream's end lists one by one (the rest are counted).
 pub const UNANSWERED_LISTED: usize = 100;
@@ -206,94 +199,29 @@ pub struct StreamEnd {
     pub unanswered_total: usize,
 }
 
-/// The message counts behind `--summary`: per (leg, direction, kind), a hash map of methods,
-/// counted without building a key per message (a `BTreeMap` keyed by the four, with a `String`
-/// made per lookup, took a tenth of `check`'s time on the corpora). Sorted when read.
-#[derive(Default)]
-struct MessageCounts {
-    groups: Vec<(Head, HashMap<Box<str>, u64>)>,
-    /// Rows in all groups; past [`SUMMARY_METHODS_CAP`], new methods count as `(other)`.
-    rows: usize,
-}
-
-type Head = (&'static str, &'static str, &'static str);
-
-impl MessageCounts {
-    fn add(&mut self, head: Head, method: &str) {
-        // The heads are a few literals: compared by address first.
-        let same = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
-        let at = match self.groups.iter().position(|(h, _)| same(h.0, head.0) && same(h.1, head.1) && same(h.2, head.2)) {
-            Some(i) => i,
-            None => {
-                self.groups.push((head, HashMap::new()));
-                self.groups.len() - 1
-            }
-        };
-        let methods = &mut self.groups[at].1;
-        if let Some(n) = methods.get_mut(method) {
-            *n += 1;
-            return;
-        }
-        let method = if self.rows < SUMMARY_METHODS_CAP { method } else { "(other)" };
-        let n = methods.entry(method.into()).or_insert_with(|| {
-            self.rows += 1;
-            0
-        });
-        *n += 1;
-    }
-
-    fn to_map(&self) -> BTreeMap<MessageKey, u64> {
-        let rows = self.groups.iter().flat_map(|(h, methods)| methods.iter().map(|(m, n)| ((h.0, h.1, h.2, m.to_string()), *n)));
-        rows.collect()
-    }
-}
-
-/// One stream's session state (a bridge recording has one per leg): every table a rule family
-/// keeps for the stream. A new stream replaces it whole and a leg switch swaps two of them, so
-/// neither can forget a table.
-pub(crate) struct Stream {
-    /// Whether the stream's first message makes it a whole session (see the module docs).
-    whole: Option<bool>,
-    /// The one model of requests in flight, answers, cancellations, progress and the lifecycle.
-    observer: Observer<Waiting>,
-    caps: capabilities::State,
-    tools: tools::State,
-    resources: resources::State,
-    tasks: tasks::State,
-    skills: skills::State,
+// The rule families, in the order they report (the extensions' first: they see every message); a new family is
+// its module and a line here (see `families`).
+families::families! {
+    /// The Tasks extension's tasks, their creators and listens.
+    tasks,
+    /// The Skills extension's held skill entries.
+    skills,
+    lifecycle,
+    /// What each side declared.
+    capabilities,
+    /// The listed tools, their compiled schemas.
+    tools,
+    /// Subscriptions, cursors, the URIs seen.
+    resources,
+    progress,
     /// The MCP Apps view<->host channel's lifecycle.
-    channel: apps::Channel,
+    apps,
 }
-
-impl Stream {
-    pub(crate) fn new(bytes: usize) -> Stream {
-        Stream {
-            whole: None,
-            observer: observer(bytes),
-            caps: Default::default(),
-            tools: tools::State::new(bytes),
-            resources: resources::State::new(bytes),
-            tasks: tasks::State::new(bytes),
-            skills: skills::State::new(bytes),
-            channel: apps::Channel::new(bytes),
-        }
-    }
-
-    /// Entries its bounded tables forgot.
-    pub(crate) fn evicted(&self) -> u64 {
-        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.tasks.evicted() + self.skills.evicted() + self.channel.evicted()
-    }
-}
-
-/// One row of the message counts: leg (`client`/`server` in a bridge recording, else empty),
-/// direction, kind, method.
-pub type MessageKey = (&'static str, &'static str, &'static str, String);
 
 /// The session state of one stream, and the message counts of all of them.
 pub struct Session {
     strict: bool,
     enabled: bool,
-    apps: bool,
     /// `--ext tasks`: the Tasks extension's session rules.
     tasks_on: bool,
     /// `--ext skills`: the Skills extension's session rules.
@@ -338,7 +266,6 @@ impl Session {
         Session {
             strict: args.strict,
             enabled: args.validate,
-            apps: exts().any(|e| e.name == "apps"),
             tasks_on: exts().any(|e| e.name == "tasks"),
             skills_on: exts().any(|e| e.name == "skills"),
             extensions: exts().map(|e| e.name).collect(),
@@ -384,9 +311,28 @@ impl Session {
         [Direction::ClientToServer, Direction::ServerToClient].iter().map(|&d| self.stream.observer.in_flight_len(d)).sum()
     }
 
-    /// Feeds one message to the observer: `dir` as the line gave it (or as the method decided
-    /// it), `line` its position, `req` what the checker types the answer to a request with.
-    pub(crate) fn see(&mut self, dir: Option<Direction>, o: Object<'_>, line: u64, req: Option<Req>) -> Seen<Waiting> {
+    /// A request or notification enters the session, once the checker typed it: the observer sees it (keeping
+    /// `req`, what the checker types the request's answer with), `stream.id-reused` reads what it saw of the id,
+    /// then the families. `dir` as the line gave it (or as the method decided it); findings go to `out`.
+    pub(crate) fn enter_request(&mut self, dir: Option<Direction>, o: Object<'_>, req: Option<Req>, prefix: &str, out: &mut Outcome) {
+        let seen = self.see(dir, o, out.line, req);
+        self.reused_ids(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
+        self.observe(dir, seen, o, prefix, out);
+    }
+
+    /// A response enters the session: the observer pairs it with its request, `type_it` (the checker's step)
+    /// types it by that request (and the way it travelled; `None`: unmatched) with what the observer made of
+    /// it, then the families see it as typed. `dir` as the line gave it.
+    pub(crate) fn enter_response(&mut self, dir: Option<Direction>, o: Object<'_>, prefix: &str, out: &mut Outcome, type_it: impl FnOnce(Option<(Direction, Req)>, &[Observation], &mut Outcome)) {
+        let mut seen = self.see(dir, o, out.line, None);
+        let matched = seen.answered.as_mut().and_then(|a| Some((a.request, a.attachment.req.take()?)));
+        type_it(matched, &seen.observations, out);
+        self.observe(dir, seen, o, prefix, out);
+    }
+
+    /// Feeds one message to the observer: `line` its position, `req` what the checker types the
+    /// answer to a request with.
+    fn see(&mut self, dir: Option<Direction>, o: Object<'_>, line: u64, req: Option<Req>) -> Seen<Waiting> {
         self.stream.observer.observe_node(line, dir, o, || {
             let method = o.get("method").and_then(Node::as_str).unwrap_or_default();
             let id = o.get("id").map_or_else(|| "null".to_string(), crate::bounded::shown_node);
@@ -395,10 +341,25 @@ impl Session {
         })
     }
 
-    /// Sees one message after the checker typed it and the observer saw it ([`Session::see`]):
-    /// `dir` as the line gave it (or as the method decided it), `o` the message object; findings
-    /// go to `out`.
-    pub(crate) fn observe(&mut self, dir: Option<Direction>, seen: Seen<Waiting>, o: Object<'_>, prefix: &str, out: &mut Outcome) {
+    /// `stream.id-reused`, from what an observer saw of a request's `id` travelling `dir` (this
+    /// session's, or the MCP Apps channel's). Reported with `--no-validate` too, as the checker's
+    /// own rules on the stream are.
+    pub(crate) fn reused_ids(&self, dir: &str, id: Option<Node<'_>>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
+        let Some(id) = id else { return };
+        let severity = if self.strict { Severity::Error } else { rules::ID_REUSED.severity };
+        for o in seen {
+            let message = match *o {
+                Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown_node(id)),
+                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown_node(id)),
+                _ => continue,
+            };
+            out.diags.push(Diag { pointer: format!("{prefix}/id"), rule: rules::ID_REUSED.id, severity, message });
+        }
+    }
+
+    /// The families see one message after the checker typed it and the observer saw it: `o` the
+    /// message object; findings go to `out`.
+    fn observe(&mut self, dir: Option<Direction>, seen: Seen<Waiting>, o: Object<'_>, prefix: &str, out: &mut Outcome) {
         let version = out.protocol.and_then(version_index);
         let method = o.get("method").and_then(Node::as_str);
         let id = o.get("id");
@@ -422,13 +383,9 @@ impl Session {
         // An extension's message (`ui/...`, or its answer) is only counted and paired, but by its extension's rules.
         let core = version.is_some() && !answers_ext;
         let mut cx = families::Cx { whole, schemas: &mut self.schemas };
-        for family in families::FAMILIES {
-            let runs = match family.runs {
-                families::Runs::Core => core,
-                families::Runs::Extension(name) => self.extensions.contains(&name),
-                families::Runs::CoreWith(name) => core && self.extensions.contains(&name),
-            };
-            if runs {
+        // A plain loop over the constant table: the compiler unrolls it, each row's `runs` known.
+        for family in FAMILIES {
+            if family.runs.sees(core, &self.extensions) {
                 (family.observe)(&mut self.stream, &mut cx, &msg, &mut sink);
             }
         }
@@ -449,7 +406,7 @@ impl Session {
         let line = out.line;
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
         let msg = apps::ChannelMsg { side, line, prefix, o, wrong_side, answers };
-        self.stream.channel.observe(&msg, &self.stream.tools, &mut sink);
+        self.stream.apps.observe(&msg, &self.stream.tools, &mut sink);
     }
 
     fn count(&mut self, msg: &Msg, is_error: bool) {
@@ -500,8 +457,10 @@ impl Session {
     pub fn finish(&mut self) -> StreamEnd {
         let mut end = StreamEnd::default();
         unanswered(&self.stream.observer, &mut end);
-        if self.apps && self.enabled && self.stream.whole == Some(true) {
-            end.outcomes = apps::finish(self.strict, &self.stream.tools, &self.stream.resources);
+        if self.enabled && self.stream.whole == Some(true) {
+            for family in FAMILIES.iter().filter(|f| f.runs.enabled(&self.extensions)) {
+                end.outcomes.extend((family.finish)(&self.stream, self.strict));
+            }
         }
         end
     }
@@ -520,27 +479,34 @@ mod tests {
         assert_eq!(kept(&json!({"cursor": "c".repeat(1000)})), json!({"cursor": true}));
     }
 
-    /// The counts come out sorted by (leg, direction, kind, method) whatever order they came in;
-    /// past the cap, new methods count as `(other)` and known ones still count as themselves.
+    /// A response enters once: the checker's step gets the request it answers, and the families see
+    /// it as that step typed it, their findings after the step's. Without the step's version, no family runs.
     #[test]
-    fn message_counts_are_sorted_and_capped() {
-        let mut c = MessageCounts::default();
-        c.add(("", "s2c", "result"), "b");
-        c.add(("", "c2s", "request"), "b");
-        c.add(("", "c2s", "request"), "a");
-        c.add(("", "c2s", "request"), "b");
-        let map = c.to_map();
-        let rows: Vec<_> = map.iter().map(|((_, d, k, m), n)| format!("{d} {k} {m} {n}")).collect();
-        assert_eq!(rows, ["c2s request a 1", "c2s request b 2", "s2c result b 1"]);
-        for i in 0..SUMMARY_METHODS_CAP + 10 {
-            c.add(("", "c2s", "notification"), &format!("m{i}"));
+    fn a_response_is_typed_between_the_observer_and_the_families() {
+        use mcp_spec_types::tree::Doc;
+        let mut s = Session::new(&Settings::default());
+        let request = Doc::from_value(&json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "file:///a"}}));
+        let typed = Req { module: crate::vocab::ModRef::Version(0), method: Some("resources/read"), result: Some("ReadResourceResult"), task: false, uri: None };
+        let mut out = Outcome { line: 1, protocol: Some("2025-11-25"), ..Outcome::default() };
+        s.enter_request(Some(Direction::ClientToServer), request.root().as_object().unwrap(), Some(typed), "", &mut out);
+        let mut rules = Vec::new();
+        for (line, typed_as) in [(2, Some("2025-11-25")), (4, None)] {
+            let answer = Doc::from_value(&json!({"jsonrpc": "2.0", "id": line - 1, "result": {"contents": [{"uri": "file:///b", "text": ""}]}}));
+            let mut out = Outcome { line, ..Outcome::default() };
+            let mut paired = None;
+            s.enter_response(Some(Direction::ServerToClient), answer.root().as_object().unwrap(), "", &mut out, |matched, _, out| {
+                paired = matched.map(|(d, r)| (d, r.result));
+                out.protocol = typed_as;
+                out.diags.push(Diag { pointer: String::new(), rule: "typed", severity: Severity::Error, message: String::new() });
+            });
+            assert_eq!(paired, Some((Direction::ClientToServer, Some("ReadResourceResult"))), "line {line}");
+            rules.push(out.diags.iter().map(|d| d.rule).collect::<Vec<_>>());
+            let again = Doc::from_value(&json!({"jsonrpc": "2.0", "id": line + 1, "method": "resources/read", "params": {"uri": "file:///a"}}));
+            let typed = Req { module: crate::vocab::ModRef::Version(0), method: Some("resources/read"), result: Some("ReadResourceResult"), task: false, uri: None };
+            s.enter_request(Some(Direction::ClientToServer), again.root().as_object().unwrap(), Some(typed), "", &mut Outcome { line: line + 1, protocol: Some("2025-11-25"), ..Outcome::default() });
         }
-        c.add(("", "c2s", "request"), "a");
-        let map = c.to_map();
-        assert_eq!(map.len(), SUMMARY_METHODS_CAP + 1);
-        assert_eq!(map[&("", "c2s", "notification", "(other)".to_string())], 13);
-        assert_eq!(map[&("", "c2s", "request", "a".to_string())], 2);
-        println!("4 passed, 0 failed");
+        println!("{} responses", rules.len());
+        assert_eq!(rules, [vec!["typed", rules::READ_URI.id], vec!["typed"]]);
     }
 
     /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
@@ -552,8 +518,7 @@ mod tests {
             let msg = mcp_spec_types::tree::Doc::from_value(&json!({"jsonrpc": "2.0", "id": i, "method": "ping"}));
             let o = msg.root().as_object().unwrap();
             let mut out = Outcome { line: i + 1, protocol: Some("2025-11-25"), ..Outcome::default() };
-            let seen = s.see(Some(Direction::ClientToServer), o, i + 1, None);
-            s.observe(Some(Direction::ClientToServer), seen, o, "", &mut out);
+            s.enter_request(Some(Direction::ClientToServer), o, None, "", &mut out);
         }
         assert_eq!(s.waiting(), PENDING_CAP);
         // One table of requests in flight (before, a waiting table and a table of issued ids each forgot 100).

@@ -13,12 +13,12 @@ use super::{Msg, Sink};
 use crate::vocab::dir_name;
 use crate::bounded::shown_node;
 
-/// The progress rules in the session's table ([`super::families::FAMILIES`]).
+/// The progress rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "progress";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = ();
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = stream;
         report(msg, cx.whole, sink)

@@ -17,26 +17,28 @@ pub(crate) struct State {
     pub seen_uris: Capped<String, ()>,
 }
 
-/// The resources rules in the session's table ([`super::families::FAMILIES`]).
+/// The resources rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "resources";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = State;
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         stream.resources.observe(msg, cx.whole, sink)
     }
 }
 
-impl State {
-    pub fn new(bytes: usize) -> State {
+impl super::families::Tables for State {
+    fn new(bytes: usize) -> State {
         State { subscribed: Capped::new(SESSION_CAP, bytes), cursors: Capped::new(SESSION_CAP, bytes), seen_uris: Capped::new(SESSION_CAP, bytes) }
     }
 
-    pub fn evicted(&self) -> u64 {
+    fn evicted(&self) -> u64 {
         self.subscribed.evicted + self.cursors.evicted + self.seen_uris.evicted
     }
+}
 
+impl State {
     pub fn observe(&mut self, msg: &Msg, whole: bool, sink: &mut Sink) {
         if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
             if let Some(next) = result.get("nextCursor").and_then(Node::as_str) {

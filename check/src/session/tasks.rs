@@ -16,6 +16,7 @@ use super::rules::{
     TASKS_CANCEL_NOTIFICATION, TASKS_COMPLETED_RESULT, TASKS_GONE, TASKS_INPUT_KEY, TASKS_LEGACY_CAPABILITY, TASKS_LISTEN_UNDECLARED, TASKS_RESULT_REMOVED, TASKS_STATUS,
     TASKS_UNDECLARED, TASKS_UNDECLARED_REQUEST, TASKS_UNKNOWN_ID, TASKS_UNKNOWN_ID_ACK, TASKS_UNSUPPORTED_METHOD, TASKS_UPDATE_KEY,
 };
+use super::families::Tables;
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, shown_node, Text, Weigh};
 use crate::vocab::Direction;
@@ -79,26 +80,28 @@ pub(crate) struct State {
     last_version: Option<usize>,
 }
 
-/// The tasks rules in the session's table ([`super::families::FAMILIES`]).
+/// The tasks rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "tasks";
     const RUNS: super::families::Runs = super::families::Runs::Extension("tasks");
+    type State = State;
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         stream.tasks.observe(msg, cx.whole, sink)
     }
 }
 
-impl State {
-    pub fn new(bytes: usize) -> State {
+impl super::families::Tables for State {
+    fn new(bytes: usize) -> State {
         State { bytes, tasks: None, creators: None, listens: None, last_version: None }
     }
 
-    pub fn evicted(&self) -> u64 {
+    fn evicted(&self) -> u64 {
         self.tasks.as_ref().map_or(0, |t| t.evicted) + self.creators.as_ref().map_or(0, |t| t.evicted) + self.listens.as_ref().map_or(0, |t| t.evicted)
     }
+}
 
+impl State {
     fn tasks(&mut self) -> &mut Capped<Text, Task> {
         self.tasks.get_or_insert_with(|| Capped::new(SESSION_CAP, self.bytes))
     }

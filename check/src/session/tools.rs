@@ -74,26 +74,28 @@ pub(crate) struct State {
     listed: bool,
 }
 
-/// The tools rules in the session's table ([`super::families::FAMILIES`]).
+/// The tools rules in the session's table ([`super::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl super::families::Family for Rules {
-    const MODULE: &'static str = "tools";
     const RUNS: super::families::Runs = super::families::Runs::Core;
+    type State = State;
     fn observe(stream: &mut super::Stream, cx: &mut super::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         stream.tools.observe(msg, cx.schemas, sink)
     }
 }
 
-impl State {
-    pub fn new(bytes: usize) -> State {
+impl super::families::Tables for State {
+    fn new(bytes: usize) -> State {
         State { tools: Capped::new(SESSION_CAP, bytes), listed: false }
     }
 
-    pub fn evicted(&self) -> u64 {
+    fn evicted(&self) -> u64 {
         self.tools.evicted
     }
+}
 
+impl State {
     pub fn observe(&mut self, msg: &Msg, schemas: &mut SchemaCache, sink: &mut Sink) {
         if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
             match &*req.method {

@@ -24,7 +24,7 @@ use super::rules::{
     SKILLS_CONTENT_DIGEST, SKILLS_DIRECTORY_CHILD, SKILLS_DIRECTORY_UNDECLARED, SKILLS_ERROR_CODE, SKILLS_FRONTMATTER, SKILLS_RESOURCES_CAPABILITY, SKILLS_UNDECLARED,
     SKILLS_UNLISTED_READ, SKILLS_VERSION,
 };
-use super::capabilities::declared;
+use super::capabilities::{self, declared};
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text, Weigh};
 use crate::versions::{Extension, EXTENSIONS, VERSIONS};
@@ -72,7 +72,7 @@ impl Weigh for Entry {
     }
 }
 
-/// What the server declared (`initialize` or `server/discover`), on which line.
+/// What the server declared of the extension (in the capabilities the capabilities family holds), on which line.
 #[derive(Clone, Copy)]
 struct Declared {
     extension: bool,
@@ -80,55 +80,67 @@ struct Declared {
     line: u64,
 }
 
+impl Declared {
+    /// The server's declaration, from the capabilities its `initialize` or `server/discover` answer declared.
+    fn of(caps: &capabilities::State) -> Option<Declared> {
+        let (caps, line) = caps.server()?;
+        let extension = declared(caps, &["extensions", EXTENSION_ID]);
+        let directory_read = extension && caps.get("extensions").and_then(|e| e.get(EXTENSION_ID)).and_then(|e| e.get("directoryRead")).and_then(Node::as_bool) == Some(true);
+        Some(Declared { extension, directory_read, line })
+    }
+}
+
 pub(crate) struct State {
     bytes: usize,
     entries: Option<Capped<Text, Entry>>,
-    server: Option<Declared>,
     /// The version of the last core message: Skills messages are the extension's and carry none.
     last_version: Option<usize>,
 }
 
-/// The skills rules in the session's table ([`crate::session::families::FAMILIES`]).
+/// The skills rules in the session's table ([`crate::session::FAMILIES`]).
 pub(crate) struct Rules;
 
 impl crate::session::families::Family for Rules {
-    const MODULE: &'static str = "skills";
     const RUNS: crate::session::families::Runs = crate::session::families::Runs::Extension("skills");
+    type State = State;
     fn observe(stream: &mut crate::session::Stream, cx: &mut crate::session::families::Cx<'_>, msg: &Msg, sink: &mut Sink) {
         let _ = cx;
-        stream.skills.observe(msg, sink)
+        stream.skills.observe(msg, &stream.capabilities, sink)
+    }
+}
+
+impl crate::session::families::Tables for State {
+    fn new(bytes: usize) -> State {
+        State { bytes, entries: None, last_version: None }
+    }
+
+    fn evicted(&self) -> u64 {
+        self.entries.as_ref().map_or(0, |t| t.evicted)
     }
 }
 
 impl State {
-    pub fn new(bytes: usize) -> State {
-        State { bytes, entries: None, server: None, last_version: None }
-    }
-
-    pub fn evicted(&self) -> u64 {
-        self.entries.as_ref().map_or(0, |t| t.evicted)
-    }
-
     /// Whether the stream's version predates the extension (unknown: no).
     fn predates(&self) -> bool {
         self.last_version.zip(extension()).is_some_and(|(v, e)| !e.exists_in(v))
     }
 
-    pub(crate) fn observe(&mut self, msg: &Msg, sink: &mut Sink) {
+    /// `caps`: what each side declared (the capabilities family's), read for the server's declaration.
+    pub(crate) fn observe(&mut self, msg: &Msg, caps: &capabilities::State, sink: &mut Sink) {
         if msg.version.is_some() {
             self.last_version = msg.version;
         }
         match (msg.method, msg.id, &msg.answers) {
-            (Some(method), Some(_), _) if is_skills_method(method) => self.request(msg, method, sink),
+            (Some(method), Some(_), _) if is_skills_method(method) => self.request(msg, method, caps, sink),
             (None, _, Some(req)) if !self.predates() => {
                 let method = req.method.clone();
-                self.response(msg, &method, sink);
+                self.response(msg, &method, caps, sink);
             }
             _ => {}
         }
     }
 
-    fn request(&mut self, msg: &Msg, method: &str, sink: &mut Sink) {
+    fn request(&mut self, msg: &Msg, method: &str, caps: &capabilities::State, sink: &mut Sink) {
         if self.predates() {
             let v = self.last_version.map_or("?", |v| VERSIONS[v].name);
             let first = extension().and_then(|e| e.on).unwrap_or("?");
@@ -136,7 +148,7 @@ impl State {
             sink.report(&SKILLS_VERSION, msg.pointer("/method"), text);
             return;
         }
-        let Some(server) = self.server else { return };
+        let Some(server) = Declared::of(caps) else { return };
         if method.starts_with("skills/") && !server.extension {
             let text = format!("`{}` to a server whose capabilities (line {}) do not declare `{EXTENSION_ID}`", clip(method), server.line);
             sink.report(&SKILLS_UNDECLARED, msg.pointer("/method"), text);
@@ -146,17 +158,17 @@ impl State {
         }
     }
 
-    fn response(&mut self, msg: &Msg, method: &str, sink: &mut Sink) {
+    fn response(&mut self, msg: &Msg, method: &str, caps: &capabilities::State, sink: &mut Sink) {
         let Some(req) = &msg.answers else { return };
         if let Some(code) = msg.error.and_then(|e| e.get("code")).and_then(Node::as_i64) {
             if matches!(method, "skills/get" | DIRECTORY_READ) {
-                self.error_code(msg, method, code, sink);
+                self.error_code(msg, method, code, caps, sink);
             }
             return;
         }
         let Some(result) = msg.result else { return };
         match method {
-            "initialize" | "server/discover" => self.declared(msg, result, sink),
+            "initialize" | "server/discover" => resources_beside(msg, result, sink),
             "skills/list" => {
                 for skill in result.get("skills").and_then(Node::as_array).into_iter().flatten() {
                     self.hold(skill, msg.line);
@@ -180,29 +192,17 @@ impl State {
         }
     }
 
-    fn error_code(&self, msg: &Msg, method: &str, code: i64, sink: &mut Sink) {
+    fn error_code(&self, msg: &Msg, method: &str, code: i64, caps: &capabilities::State, sink: &mut Sink) {
         // The base protocol's answers to any request (a header or version the server does not take).
         let allowed = [INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION];
         // A server that did not declare the method (or whose declaration is not in view) may not know it.
-        let implements = self.server.map(|s| if method == DIRECTORY_READ { s.directory_read } else { s.extension });
+        let implements = Declared::of(caps).map(|s| if method == DIRECTORY_READ { s.directory_read } else { s.extension });
         if allowed.contains(&code) || (code == METHOD_NOT_FOUND && implements != Some(true)) {
             return;
         }
         let case = if method == DIRECTORY_READ { "a `uri` that does not exist or is not a directory" } else { "a `uri` that is no skill the server serves" };
         let text = format!("`{method}` answered with error {code}: the page names -32602 (Invalid params) for {case}, and -32603 for internal errors");
         sink.report(&SKILLS_ERROR_CODE, msg.pointer("/error/code"), text);
-    }
-
-    /// The server's capabilities: what the rules on later requests need, and `resources` beside the extension.
-    fn declared(&mut self, msg: &Msg, result: Node, sink: &mut Sink) {
-        let Some(caps) = result.get("capabilities") else { return };
-        let extension = declared(caps, &["extensions", EXTENSION_ID]);
-        let directory_read = extension && caps.get("extensions").and_then(|e| e.get(EXTENSION_ID)).and_then(|e| e.get("directoryRead")).and_then(Node::as_bool) == Some(true);
-        self.server = Some(Declared { extension, directory_read, line: msg.line });
-        if extension && !declared(caps, &["resources"]) {
-            let text = format!("the server declares `{EXTENSION_ID}` but not the `resources` capability, through which skill files are read");
-            sink.report(&SKILLS_RESOURCES_CAPABILITY, msg.pointer("/result/capabilities"), text);
-        }
     }
 
     /// Holds a skill entry (replacing the one before for its `uri`).
@@ -296,6 +296,15 @@ fn frontmatter_check(skill_uri: &str, entry: &Entry, content: Node, at: &dyn Fn(
     if let Some(problem) = problem {
         let text = format!("the frontmatter of `{}` differs from its entry's (line {}): {problem}; the host must not load the skill", clip(skill_uri), entry.line);
         sink.report(&SKILLS_FRONTMATTER, at(""), text);
+    }
+}
+
+/// A server that declares the extension declares `resources` beside it (its capabilities, `result`).
+fn resources_beside(msg: &Msg, result: Node, sink: &mut Sink) {
+    let Some(caps) = result.get("capabilities") else { return };
+    if declared(caps, &["extensions", EXTENSION_ID]) && !declared(caps, &["resources"]) {
+        let text = format!("the server declares `{EXTENSION_ID}` but not the `resources` capability, through which skill files are read");
+        sink.report(&SKILLS_RESOURCES_CAPABILITY, msg.pointer("/result/capabilities"), text);
     }
 }
 
