@@ -448,6 +448,34 @@ mod tests {
         "v2025-11-25" v2025_11_25;
     }
 
+    /// The runtime declares the JSON-RPC codes (and `negotiate` -32022) for code built without a
+    /// module; each module's copies come from its `schema.ts`: they must stay equal.
+    macro_rules! codes_agree {
+        ($($feature:literal $m:ident;)*) => {$(
+            #[cfg(feature = $feature)]
+            #[test]
+            fn $m() {
+                use crate::$m as v;
+                assert_eq!([PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR], [v::PARSE_ERROR, v::INVALID_REQUEST, v::METHOD_NOT_FOUND, v::INVALID_PARAMS, v::INTERNAL_ERROR]);
+            }
+        )*};
+    }
+    mod the_runtime_codes_are_the_schemas {
+        use super::super::*;
+        codes_agree! {
+            "v2024-11-05" v2024_11_05;
+            "v2025-03-26" v2025_03_26;
+            "v2025-06-18" v2025_06_18;
+            "v2025-11-25" v2025_11_25;
+            "v2026-07-28" v2026_07_28;
+        }
+        #[cfg(feature = "v2026-07-28")]
+        #[test]
+        fn unsupported_protocol_version() {
+            assert_eq!(crate::negotiate::UNSUPPORTED_PROTOCOL_VERSION, crate::v2026_07_28::UNSUPPORTED_PROTOCOL_VERSION);
+        }
+    }
+
     // A request with many broken rules: the answer's `data` keeps `max_violations` of them.
     #[cfg(feature = "v2025-11-25")]
     #[test]
