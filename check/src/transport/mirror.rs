@@ -5,7 +5,7 @@
 
 use mcp_spec_types::tree::{Kind, Node, Object};
 
-use super::{diag, rules};
+use super::{diag, header, rules};
 use super::Headers;
 use crate::bounded::{clip, Capped, Weigh};
 use crate::vocab::Diag;
@@ -205,13 +205,8 @@ pub fn check_request(m: Node<'_>, headers: &Headers, tools: &Tools) -> Vec<Diag>
         Some(_) => {}
     }
     let params = m.get("params");
-    let (key, pointer) = match method {
-        "tools/call" | "prompts/get" => ("name", "/params/name"),
-        "resources/read" => ("uri", "/params/uri"),
-        // The Tasks extension (tasks.md): a task's requests name it, so intermediaries can route them.
-        "tasks/get" | "tasks/update" | "tasks/cancel" => ("taskId", "/params/taskId"),
-        _ => return out,
-    };
+    let Some(key) = header::name_param(method) else { return out };
+    let pointer = &format!("/params/{key}");
     if let Some(body) = params.and_then(|p| p.get(key)).and_then(Node::as_str) {
         match headers.mcp_name.as_deref() {
             None => out.push(diag(&rules::MCP_NAME_HEADER, pointer, format!("the POST of `{method}` has no `Mcp-Name` header"))),

@@ -14,3 +14,16 @@ pub const METHOD: &str = "mcp-method";
 pub const NAME: &str = "mcp-name";
 /// `Mcp-Param-{Name}`: 2026-07-28's copies of the params a tool's schema marks (SEP-2243).
 pub const PARAM_PREFIX: &str = "mcp-param-";
+
+/// The params key whose string `Mcp-Name` carries for a request of `method` (2026-07-28, SEP-2243:
+/// a tool's or prompt's `name`, a resource's `uri`; the Tasks extension adds its task requests'
+/// `taskId`, so intermediaries can route them to the server holding the task); `None` for a
+/// method whose requests carry no `Mcp-Name`.
+pub fn name_param(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
+        _ => None,
+    }
+}

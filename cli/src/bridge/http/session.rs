@@ -256,11 +256,7 @@ impl Session {
             h.insert(header::PROTOCOL_VERSION, HeaderValue::from_static(version));
         }
         if let (Some(method), true) = (method, version >= "2026-07-28") {
-            let name = match method {
-                "tools/call" | "prompts/get" => msg.and_then(|m| m.param("name")),
-                "resources/read" => msg.and_then(|m| m.param("uri")),
-                _ => None,
-            };
+            let name = header::name_param(method).and_then(|key| msg?.param(key));
             for (header, value) in [(header::METHOD, Some(method)), (header::NAME, name.as_deref())] {
                 if let Some(v) = value.and_then(|v| HeaderValue::from_str(&mirror(v)).ok()) {
                     h.insert(header, v);

@@ -19,7 +19,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::sse::SseReader;
 use super::{Limits, HTTP_ERROR};
 use crate::driver::Input;
-use crate::http::header::{LAST_EVENT_ID, METHOD, NAME, PROTOCOL_VERSION, SESSION_ID};
+use crate::http::header::{self, LAST_EVENT_ID, METHOD, NAME, PROTOCOL_VERSION, SESSION_ID};
 use crate::Client;
 use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Doc, Node};
@@ -299,17 +299,13 @@ impl Exchange {
 }
 
 /// The headers a 2026-07-28 request mirrors (SEP-2243): `Mcp-Method`, `Mcp-Name` (the tool or
-/// prompt name, the resource URI), `MCP-Protocol-Version` from its `_meta`. A session's lines
+/// prompt name, the resource URI, the task id: `header::name_param`), `MCP-Protocol-Version` from its `_meta`. A session's lines
 /// carry no per-request version, so they get none of these.
 pub(super) fn per_request_headers(message: Node<'_>) -> Vec<(&'static str, String)> {
     let Some(version) = message.pointer("/params/_meta").and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Node::as_str) else { return Vec::new() };
     let Some(method) = message.get("method").and_then(Node::as_str) else { return Vec::new() };
     let mut headers = vec![(PROTOCOL_VERSION, version.to_owned()), (METHOD, method.to_owned())];
-    let name = match method {
-        "tools/call" | "prompts/get" => message.pointer("/params/name"),
-        "resources/read" => message.pointer("/params/uri"),
-        _ => None,
-    };
+    let name = header::name_param(method).and_then(|key| message.get("params")?.get(key));
     if let Some(name) = name.and_then(Node::as_str) {
         headers.push((NAME, header_value(name)));
     }
@@ -360,6 +356,9 @@ mod tests {
         assert_eq!(per_request_headers(&call), [("mcp-protocol-version", "2026-07-28".into()), ("mcp-method", "tools/call".into()), ("mcp-name", "my-tool".into())]);
         let read = json!({"method": "resources/read", "params": {"uri": "file:///a%20b", "_meta": meta}});
         assert_eq!(per_request_headers(&read)[2], ("mcp-name", "file:///a%20b".into()));
+        // The Tasks extension: a task's requests carry its id, so an intermediary can route them (MUST).
+        let task = json!({"method": "tasks/get", "params": {"taskId": "t-1", "_meta": meta}});
+        assert_eq!(per_request_headers(&task)[2], ("mcp-name", "t-1".into()));
         assert_eq!(per_request_headers(&json!({"method": "tools/list", "params": {"_meta": meta}})).len(), 2);
         // A session's lines (no per-request version) and answers get none.
         assert!(per_request_headers(&json!({"method": "tools/call", "params": {"name": "t"}})).is_empty());
