@@ -37,6 +37,12 @@ impl Diag {
     pub fn of(rule: &'static Rule, pointer: impl Into<String>, message: impl Into<String>) -> Diag {
         Diag { pointer: pointer.into(), rule: rule.id, severity: rule.severity, message: message.into() }
     }
+
+    /// [`Diag::of`] as checked: with `strict` (`--strict`) an error whatever the entry says.
+    pub fn checked(rule: &'static Rule, strict: bool, pointer: impl Into<String>, message: impl Into<String>) -> Diag {
+        let d = Diag::of(rule, pointer, message);
+        if strict { Diag { severity: Severity::Error, ..d } } else { d }
+    }
 }
 
 /// What checking one value found.

@@ -150,7 +150,7 @@ pub fn method_label(method: &str) -> &'static str {
 
 /// Observations counted per bucket (not cumulative; the last: past every bound), and their sum in
 /// nanoseconds: a counter of [`Stats`]' (the checks' is [`Stats::check_nanos`]), so it is summed once.
-pub struct Histogram {
+pub(crate) struct Histogram {
     bounds: &'static [f64],
     counts: Vec<AtomicU64>,
 }
@@ -160,7 +160,7 @@ impl Histogram {
         Histogram { bounds, counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect() }
     }
 
-    pub fn observe(&self, took: Duration, sum_nanos: &AtomicU64) {
+    pub(crate) fn observe(&self, took: Duration, sum_nanos: &AtomicU64) {
         let s = took.as_secs_f64();
         let i = self.bounds.iter().position(|b| s <= *b).unwrap_or(self.bounds.len());
         self.counts[i].fetch_add(1, Ordering::Relaxed);
@@ -168,7 +168,7 @@ impl Histogram {
     }
 
     /// The upper bounds (the last `+Inf`) with their counts, not cumulative, and the total seconds.
-    pub fn read(&self, sum_nanos: &AtomicU64) -> (Vec<(f64, u64)>, f64) {
+    pub(crate) fn read(&self, sum_nanos: &AtomicU64) -> (Vec<(f64, u64)>, f64) {
         let bounds = self.bounds.iter().copied().chain([f64::INFINITY]);
         (bounds.zip(self.counts.iter().map(|c| c.load(Ordering::Relaxed))).collect(), sum_nanos.load(Ordering::Relaxed) as f64 / 1e9)
     }
@@ -260,7 +260,8 @@ impl Stats {
         self.durations.observe(took, &self.duration_nanos);
     }
 
-    /// `mcp.server.operation.duration`: see [`Histogram::read`].
+    /// `mcp.server.operation.duration`: each bucket's upper bound (the last `+Inf`) with its count, not
+    /// cumulative, and the total seconds.
     pub fn operations(&self) -> (Vec<(f64, u64)>, f64) {
         self.durations.read(&self.duration_nanos)
     }
@@ -270,7 +271,8 @@ impl Stats {
         self.checks.observe(took, &self.check_nanos);
     }
 
-    /// Each check's time: see [`Histogram::read`].
+    /// Each check's time: each bucket's upper bound (the last `+Inf`) with its count, not cumulative,
+    /// and the total seconds ([`Stats::check_nanos`] in seconds).
     pub fn checks(&self) -> (Vec<(f64, u64)>, f64) {
         self.checks.read(&self.check_nanos)
     }

@@ -47,7 +47,8 @@ impl Typing<'_> {
             Some(ModRef::Version(v)) => Some(v),
             _ => None,
         };
-        let v = line_protocol.or(self.types.fixed).or(carried).or(request_version).or(self.negotiated()).unwrap_or(self.types.latest);
+        // The version a response carries, else its request's, before the session's.
+        let v = self.pick(line_protocol, carried.or(request_version));
         let info = &self.types.infos[v];
         out.protocol = Some(info.module.name);
 

@@ -127,8 +127,7 @@ impl Types {
 
     /// A finding of a rule in a rule table, with the severity it gives (`--strict`: error).
     pub(super) fn rule(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
-        let severity = if self.strict { Severity::Error } else { rule.severity };
-        Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
+        Diag::checked(rule, self.strict, pointer, message)
     }
 
     /// A finding of an error rule that this case makes a warning (the rule's catalogue entry says

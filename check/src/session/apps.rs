@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use mcp_spec_types::validate::Severity;
 
 use mcp_spec_types::tree::{Node, Object};
 
@@ -50,7 +49,6 @@ pub(crate) fn observe(msg: &Msg, tools: &tools::State, sink: &mut Sink) {
 
 /// The end of a whole session: tools whose UI resource was never listed nor read.
 fn finish(strict: bool, tools: &tools::State, resources: &resources::State) -> Vec<Outcome> {
-    let severity = if strict { Severity::Error } else { APPS_UI_RESOURCE.severity };
     let mut by_line: BTreeMap<u64, Vec<Diag>> = BTreeMap::new();
     for (name, t) in tools.tools.iter_in_order() {
         let Some(uri) = &t.ui_uri else { continue };
@@ -58,7 +56,7 @@ fn finish(strict: bool, tools: &tools::State, resources: &resources::State) -> V
             continue;
         }
         let message = format!("the UI resource `{}` of the tool `{}` was never listed nor read in this session, so its existence is unconfirmed", clip(uri), clip(name));
-        by_line.entry(t.line).or_default().push(Diag { pointer: format!("{}/_meta/ui/resourceUri", t.pointer), rule: APPS_UI_RESOURCE.id, severity, message });
+        by_line.entry(t.line).or_default().push(Diag::checked(&APPS_UI_RESOURCE, strict, format!("{}/_meta/ui/resourceUri", t.pointer), message));
     }
     by_line.into_iter().map(|(line, diags)| Outcome { line, diags, ..Outcome::default() }).collect()
 }

@@ -29,7 +29,6 @@ use std::collections::BTreeMap;
 use mcp_spec_engine::observe::{self, Direction, Observation, Observer, ObserverConfig, Seen};
 use mcp_spec_types::runtime::meta;
 use mcp_spec_types::tree::{Node, Object};
-use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
 use crate::settings::Settings;
@@ -174,8 +173,7 @@ impl Sink<'_> {
         if !self.enabled {
             return;
         }
-        let severity = if self.strict { Severity::Error } else { rule.severity };
-        self.out.diags.push(Diag { pointer, rule: rule.id, severity, message });
+        self.out.diags.push(Diag::checked(rule, self.strict, pointer, message));
     }
 }
 
@@ -222,10 +220,6 @@ families::families! {
 pub struct Session {
     strict: bool,
     enabled: bool,
-    /// `--ext tasks`: the Tasks extension's session rules.
-    tasks_on: bool,
-    /// `--ext skills`: the Skills extension's session rules.
-    skills_on: bool,
     /// The names of the enabled extensions (`--ext`), for the families that run with one.
     extensions: Vec<&'static str>,
     /// The method prefixes of the enabled extensions (`ui/`): their messages are not the session's.
@@ -266,8 +260,6 @@ impl Session {
         Session {
             strict: args.strict,
             enabled: args.validate,
-            tasks_on: exts().any(|e| e.name == "tasks"),
-            skills_on: exts().any(|e| e.name == "skills"),
             extensions: exts().map(|e| e.name).collect(),
             ext_prefixes: exts().flat_map(|e| e.method_prefixes.iter().copied()).collect(),
             stream: Stream::new(bytes),
@@ -346,14 +338,13 @@ impl Session {
     /// own rules on the stream are.
     pub(crate) fn reused_ids(&self, dir: &str, id: Option<Node<'_>>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
         let Some(id) = id else { return };
-        let severity = if self.strict { Severity::Error } else { rules::ID_REUSED.severity };
         for o in seen {
             let message = match *o {
                 Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown_node(id)),
                 Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown_node(id)),
                 _ => continue,
             };
-            out.diags.push(Diag { pointer: format!("{prefix}/id"), rule: rules::ID_REUSED.id, severity, message });
+            out.diags.push(Diag::checked(&rules::ID_REUSED, self.strict, format!("{prefix}/id"), message));
         }
     }
 
@@ -373,7 +364,8 @@ impl Session {
             (Some("initialize"), Some(Direction::ClientToServer) | None) => id.is_some(),
             // A Tasks or Skills extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
             (Some(m), Some(Direction::ClientToServer) | None) => {
-                let ext = (self.tasks_on && m.starts_with("tasks/")) || (self.skills_on && skills::is_skills_method(m));
+                let on = |name| self.extensions.contains(&name);
+                let ext = (on("tasks") && m.starts_with("tasks/")) || (on("skills") && skills::is_skills_method(m));
                 id.is_some() && !msg.version_has("initialize") && (version.is_some() || ext)
             }
             _ => false,
@@ -469,6 +461,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcp_spec_types::validate::Severity;
     use serde_json::json;
 
     #[test]

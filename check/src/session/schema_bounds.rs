@@ -206,7 +206,7 @@ impl<'a> Graph<'a> {
         match fragment {
             None | Some("") => targets.extend(&resources),
             Some(f) if f.starts_with('/') => {
-                let pointer = percent_decode(f);
+                let pointer = formats::percent_decode_lossy(f);
                 for res in resources {
                     let doc = self.nodes[res as usize].value;
                     if let Some(v) = doc.pointer(&pointer) {
@@ -381,10 +381,6 @@ fn last_segment(uri: &str) -> &str {
 }
 
 /// A URI fragment's `%XX` escapes decoded (a JSON pointer in a `$ref` is URI-encoded).
-fn percent_decode(s: &str) -> String {
-    let bytes = formats::percent_decode(s).unwrap_or_else(|lenient| lenient);
-    String::from_utf8_lossy(&bytes).into_owned()
-}
 
 #[cfg(test)]
 mod tests {

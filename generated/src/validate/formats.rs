@@ -121,6 +121,41 @@ pub fn base64(s: &str) -> Result<(), String> {
     Ok(())
 }
 
+pub fn decode_base64(s: &str) -> Result<Vec<u8>, String> {
+    base64::engine::general_purpose::STANDARD.decode(s).map_err(|e| format!("not valid base64: {e}"))
+}
+
+/// `s` with its `%XX` escapes (RFC 3986) decoded, as bytes: `Ok` when every `%` starts one, else `Err`
+/// with what a lenient reader takes (each `%` not followed by two hex digits kept as written).
+pub fn percent_decode(s: &str) -> Result<Vec<u8>, Vec<u8>> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut well_formed = true;
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, ..) => {
+                well_formed &= c != b'%';
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    if well_formed { Ok(out) } else { Err(out) }
+}
+
+/// [`percent_decode`] read leniently, as text (a byte sequence that is not UTF-8 replaced by U+FFFD):
+/// for names compared or shown, not for values kept.
+pub fn percent_decode_lossy(s: &str) -> String {
+    let bytes = percent_decode(s).unwrap_or_else(|lenient| lenient);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -179,32 +214,4 @@ mod tests {
             }
         }
     }
-}
-
-pub fn decode_base64(s: &str) -> Result<Vec<u8>, String> {
-    base64::engine::general_purpose::STANDARD.decode(s).map_err(|e| format!("not valid base64: {e}"))
-}
-
-/// `s` with its `%XX` escapes (RFC 3986) decoded, as bytes: `Ok` when every `%` starts one, else `Err`
-/// with what a lenient reader takes (each `%` not followed by two hex digits kept as written).
-pub fn percent_decode(s: &str) -> Result<Vec<u8>, Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut well_formed = true;
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (c, ..) => {
-                well_formed &= c != b'%';
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    if well_formed { Ok(out) } else { Err(out) }
 }

@@ -110,8 +110,7 @@ pub fn redact_query(query: &str) -> String {
 /// A query name with its `%XX` escapes and `+` decoded (bytes that are not UTF-8 lossily).
 fn percent_decoded(s: &str) -> String {
     // `+` is a space in a query; an escaped one (`%2B`) stays `+`, as it is decoded after.
-    let bytes = formats::percent_decode(&s.replace('+', " ")).unwrap_or_else(|lenient| lenient);
-    String::from_utf8_lossy(&bytes).into_owned()
+    formats::percent_decode_lossy(&s.replace('+', " "))
 }
 
 /// Hop-by-hop headers (RFC 9110, 7.6.1): they describe one connection, so they stop at the proxy.
