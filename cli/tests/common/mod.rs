@@ -263,10 +263,19 @@ pub fn small_objects_call(id: u64, n: usize) -> Vec<u8> {
 /// Runs `mcp-schema ARGS` with `stdin`, following its peak memory while it runs: (status,
 /// stdout, stderr, the last peak read before it ended).
 pub fn run_measured(args: &[&str], stdin: Vec<u8>) -> (i32, String, String, u64) {
+    run_measured_held(args, stdin, std::time::Duration::ZERO)
+}
+
+/// [`run_measured`] with stdin kept open `hold` after the input is written: a run on a small input
+/// ends before the first poll of its peak (which then reads about nothing), while one waiting for
+/// more input after its lines is polled at the peak they took.
+pub fn run_measured_held(args: &[&str], stdin: Vec<u8>, hold: std::time::Duration) -> (i32, String, String, u64) {
     let mut child = Command::new(BIN).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the mcp-schema binary runs");
     let mut pipe = child.stdin.take().unwrap();
     std::thread::spawn(move || {
         let _ = pipe.write_all(&stdin);
+        let _ = pipe.flush();
+        std::thread::sleep(hold);
     });
     let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
     let reader = std::thread::spawn(move || {
